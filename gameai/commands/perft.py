@@ -1,0 +1,35 @@
+"""gameai perft: count legal-move paths to a depth (optionally per root move)."""
+from __future__ import annotations
+
+import time
+
+from ..games.perft import divide, perft
+from ._common import add_game_options, game_from_args
+
+
+def add_parser(sub):
+    p = sub.add_parser("perft", help="count legal move paths to a depth (move-generator check)")
+    add_game_options(p)
+    p.add_argument("--depth", type=int, default=3)
+    p.add_argument("--divide", action="store_true", help="print the count under each root move")
+    p.add_argument("--bulk", action="store_true", help="use the game's bulk counting if it has one")
+    return p
+
+
+def run(args) -> int:
+    state = game_from_args(args)
+    t0 = time.perf_counter()
+    if args.divide:
+        counts = divide(state, args.depth)
+        for move, n in sorted(counts.items()):
+            print(f"{move}: {n}")
+        total = sum(counts.values())
+        print(f"moves: {len(counts)}")
+    else:
+        for d in range(1, args.depth + 1):
+            t = time.perf_counter()
+            total = perft(state, d, bulk=args.bulk)
+            dt = time.perf_counter() - t
+            print(f"depth {d}: {total} ({dt:.3f} s, {total / max(dt, 1e-9):,.0f} leaves/s)")
+    print(f"total: {total} in {time.perf_counter() - t0:.3f} s")
+    return 0

@@ -1,0 +1,49 @@
+"""Perft: count the leaf nodes of the legal-move tree to a fixed depth (move-generator check).
+
+Counts follow the movement rules only (no draw-by-rule cut-offs), as published perft
+tables do. A game may offer a faster ``perft(depth)`` method (bulk counting at the last
+ply); :func:`perft` uses full make/unmake at every leaf unless ``bulk=True``.
+"""
+from __future__ import annotations
+
+from .protocol import GameState
+
+
+def perft(state: GameState, depth: int, bulk: bool = False) -> int:
+    """Number of legal move sequences of length ``depth`` from ``state`` (state unchanged)."""
+    if depth < 0:
+        raise ValueError(f"perft depth must be >= 0, got {depth}")
+    if bulk and hasattr(state, "perft"):
+        return state.perft(depth)
+    return _perft(state, depth)
+
+
+def _perft(state: GameState, depth: int) -> int:
+    if depth == 0:
+        return 1
+    moves = state.legal_moves()
+    if depth == 1:
+        # Full make/unmake at each leaf, so the count measures push/pop too.
+        push, pop = state.push, state.pop
+        for m in moves:
+            push(m)
+            pop()
+        return len(moves)
+    total = 0
+    for m in moves:
+        state.push(m)
+        total += _perft(state, depth - 1)
+        state.pop()
+    return total
+
+
+def divide(state: GameState, depth: int) -> dict[str, int]:
+    """Perft per root move (move text -> count), for comparing with another generator."""
+    if depth < 1:
+        raise ValueError(f"divide needs depth >= 1, got {depth}")
+    out: dict[str, int] = {}
+    for m in state.legal_moves():
+        state.push(m)
+        out[state.move_str(m)] = _perft(state, depth - 1)
+        state.pop()
+    return out

@@ -1,0 +1,97 @@
+"""The game protocol: one small interface that every game implements and every searcher uses.
+
+A game object *is* a mutable position (as in python-chess): searchers walk the tree with
+``push``/``pop`` (the source documents' MakeMove/UnmakeMove, fakeMove/unfakeMove) and never
+copy a position per child.
+
+Conventions every game follows
+------------------------------
+* Players are ``0`` and ``1``; ``0`` moves first (Red in Xiangqi, Black in Gomoku).
+* Moves are small immutable hashable values (ints in the built-in games); their text form
+  comes from ``move_str`` and goes back through ``parse_move``.
+* ``key`` is a 64-bit Zobrist hash kept incrementally by ``push``/``pop``; it covers the
+  side to move, so equal keys mean equal positions for search purposes.
+* ``result()`` returns ``None`` while the game goes on, else an :class:`Outcome`.
+  Searchers call it at *every* node, so games keep it cheap (flags set by ``push``,
+  caches, early-exit tests). ``legal_moves()`` follows the movement rules only: a
+  position drawn by a rule (repetition, move count) may still list moves, so always ask
+  ``result()`` first.
+* ``push`` of an illegal move is undefined for speed (search only pushes generated moves);
+  use ``parse_move`` (which validates) or ``push_checked`` for untrusted input.
+
+Optional capabilities (searchers test with ``hasattr``):
+* ``history_key(move, with_piece) -> int``: a small non-negative int for history tables;
+  ``with_piece=True`` includes the moving piece (the 000 document's refinement).
+* ``noisy_moves() -> list``: captures/forcing moves for quiescence search.
+* ``ply``: moves pushed since the game object was created.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Hashable, Iterable, Protocol, runtime_checkable
+
+from ..errors import IllegalMoveError
+
+Move = Hashable
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: ``winner`` is 0, 1 or None (draw); ``reason`` a short word."""
+
+    winner: int | None
+    reason: str
+
+    def score_for(self, player: int) -> float:
+        """1 for a win, 0.5 for a draw, 0 for a loss, from ``player``'s point of view."""
+        if self.winner is None:
+            return 0.5
+        return 1.0 if self.winner == player else 0.0
+
+    def __str__(self) -> str:
+        who = "draw" if self.winner is None else f"player {self.winner} wins"
+        return f"{who} ({self.reason})"
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """A mutable game position. See the module docstring for the conventions."""
+
+    name: str
+    default_eval: str  # spec of the registered evaluator searchers use by default
+
+    @property
+    def to_move(self) -> int: ...
+
+    @property
+    def key(self) -> int: ...
+
+    def legal_moves(self) -> list[Move]: ...
+
+    def push(self, move: Move) -> None: ...
+
+    def pop(self) -> Move: ...
+
+    def result(self) -> Outcome | None: ...
+
+    def parse_move(self, text: str) -> Move: ...
+
+    def move_str(self, move: Move) -> str: ...
+
+    def copy(self) -> "GameState": ...
+
+
+def push_checked(state: GameState, move: Move) -> None:
+    """Push ``move`` only if it is legal and the game is not over; else raise, state unchanged."""
+    if state.result() is not None:
+        raise IllegalMoveError(f"game is over ({state.result()}); cannot play {state.move_str(move)}")
+    if move not in state.legal_moves():
+        raise IllegalMoveError(f"move {state.move_str(move)!r} is not legal in this position")
+    state.push(move)
+
+
+def play(state: GameState, moves: Iterable[str]) -> GameState:
+    """Push a sequence of move texts (each validated by ``parse_move``); returns ``state``."""
+    for text in moves:
+        state.push(state.parse_move(text))
+    return state
