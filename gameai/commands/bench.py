@@ -1,0 +1,24 @@
+"""gameai bench NAME: run a speed benchmark from experiments/ (prints rates and ratios)."""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+import experiments
+
+
+def _names() -> list[str]:
+    return sorted(i.name[len("bench_"):] for i in pkgutil.iter_modules(experiments.__path__)
+                  if i.name.startswith("bench_"))
+
+
+def add_parser(sub):
+    p = sub.add_parser("bench", help="speed benchmarks with peers side by side: " + ", ".join(_names()))
+    p.add_argument("name", choices=_names())
+    p.add_argument("args", nargs="*", help="arguments passed to the benchmark (use -- before options)")
+    return p
+
+
+def run(args) -> int:
+    module = importlib.import_module(f"experiments.bench_{args.name}")
+    return int(module.main(args.args) or 0)
