@@ -1,0 +1,635 @@
+"""Xiangqi (Chinese chess) with full movement rules, FEN, ICCS moves and repetition rules.
+
+Board and moves
+---------------
+``board`` is a flat list of 90 piece codes, ``sq = rank * 9 + file`` (file 0..8 = ``a``..``i``
+from Red's left, rank 0..9 from Red's side); codes are ``colour * 8 + type`` (Red 1..7, Black
+9..15; see :mod:`gameai.games.xiangqi_tables`). ``piece_at(file, rank)`` gives the FEN letter
+(upper case Red), which is all a drawer needs. A move is the int ``from_sq << 8 | to_sq``;
+its text is ICCS/UCCI ``h2e2`` (``H2-E2`` is read too).
+
+Player 0 is Red (moves first), player 1 Black.
+
+Rules implemented (and why)
+---------------------------
+* Every movement rule: horse leg, elephant eye and river, palace for king and advisors,
+  pawns sideways only after crossing the river, cannon captures over exactly one screen,
+  no capture of one's own pieces, one's own king never left attacked, and the two kings
+  never facing each other on an open file (treated as the kings attacking each other).
+* Checkmate and stalemate both lose for the side to move (the Xiangqi rule, unlike chess).
+* Move-count rule: ``max_plies_without_capture`` plies (default 120, i.e. the common
+  "60 moves each without a capture" limit) without a capture is a draw; ``None`` disables.
+* Repetition, a simplified Asian/Chinese rule as used by common engines: when the current
+  position (same side to move) has occurred ``repetitions`` times (default 3, counting the
+  current one) since the last capture, the game ends. Over the span from the first of
+  those occurrences, if every move of one side gave check and not every move of the other
+  did, the checking side loses ("perpetual check"); otherwise it is a draw (including
+  mutual perpetual check). Limits: perpetual *chasing* (attacking an unprotected piece
+  without check) is not judged, and idle/check mixtures count as a draw; the full WXF or
+  Chinese rule books judge more cases.
+* ``result()`` checks, in this order: no legal move (the side to move loses), repetition,
+  move count. It is cached per position and only asks "is there any legal move?" with an
+  early exit, so searchers may call it at every node.
+
+Speed design
+------------
+Make/unmake on the flat board; precomputed per-square move tables; the Zobrist key and a
+material and position-value score (``pst_score``/``material_score``, Red minus Black, read by
+the ``xiangqi.pst``/``xiangqi.material`` evaluators) updated incrementally by ``push``/``pop``.
+Legality: pseudo-legal moves are filtered by local tests from the mover's king, and only
+for moves that can expose it (the king itself, moves from/to the king's rank or file, moves
+from a horse-leg square next to the king) unless the side is in check.
+"""
+from __future__ import annotations
+
+import re
+
+from ..errors import IllegalMoveError, PositionError
+from .protocol import Outcome
+from .xiangqi_tables import (ADVISOR, ADVISOR_T, CANNON, ELEPHANT, ELEPHANT_T, HORSE, HORSE_FROM,
+                             HORSE_T, KING, KING_T, LEG_OF, MAT, MAX_COUNT, PAWN, PAWN_FROM,
+                             PAWN_T, PST, RAY_INDEX, RAYS, READ_LETTER, ROOK, WRITE_LETTER,
+                             Z_PIECE, Z_SIDE, in_palace, own_half)
+
+START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+FILES = "abcdefghi"
+_MOVE_RE = re.compile(r"^([a-i])([0-9])-?([a-i])([0-9])$")
+
+# LAND[side][code]: may a piece of ``side`` move onto a square holding ``code``?
+LAND = (tuple(c == 0 or c > 8 for c in range(16)), tuple(c < 8 for c in range(16)))
+OWN = (tuple(0 < c < 8 for c in range(16)), tuple(c > 8 for c in range(16)))
+
+
+def _piece_letter(code: int) -> str:
+    letter = WRITE_LETTER[code & 7]
+    return letter.upper() if code < 8 else letter
+
+
+class Xiangqi:
+    """A mutable Xiangqi position (see the module docstring for layout and rules).
+
+    ``fen`` sets the position (default: the start), ``moves`` plays ICCS moves from it.
+    """
+
+    name = "xiangqi"
+    default_eval = "xiangqi.pst"
+
+    def __init__(self, fen: str | None = None, moves: str = "",
+                 max_plies_without_capture: int | None = 120, repetitions: int = 3) -> None:
+        if max_plies_without_capture is not None and (
+                not isinstance(max_plies_without_capture, int) or max_plies_without_capture < 1):
+            raise PositionError(f"xiangqi: max_plies_without_capture must be a positive int or None, "
+                                f"got {max_plies_without_capture!r}")
+        if not isinstance(repetitions, int) or repetitions < 2:
+            raise PositionError(f"xiangqi: repetitions must be an int >= 2, got {repetitions!r}")
+        self.max_plies_without_capture = max_plies_without_capture
+        self.repetitions = repetitions
+        self._set_fen(START_FEN if fen is None else fen)
+        for text in moves.split():
+            try:
+                self.push(self.parse_move(text))
+            except IllegalMoveError as exc:
+                raise PositionError(f"xiangqi moves={moves!r}: {exc}") from None
+
+    # ------------------------------------------------------------------ set-up / FEN
+    def _set_fen(self, fen: str) -> None:
+        board, side, clock, fullmove = _parse_fen(fen)
+        self.board = board
+        self._side = side
+        self._clock = clock
+        self._fullmove0 = fullmove
+        self._side0 = side
+        self._undo: list[tuple] = []
+        self._hist: list[int] = []
+        self._kings = [board.index(KING), board.index(KING + 8)]
+        self._key = _key_of(board, side)
+        self._pst = sum(PST[p][s] for s, p in enumerate(board))
+        self._mat = sum(MAT[p] for p in board)
+        self._pm_top: object = None
+        self._pm: list[int] = []
+        self._rc_top: object = None
+        self._rc: Outcome | None = None
+        if self._attacked(self._kings[side ^ 1], side ^ 1):
+            raise PositionError(f"xiangqi FEN {fen!r}: the side not to move "
+                                f"({'red' if side else 'black'}) is in check (or the kings face each other)")
+
+    def fen(self) -> str:
+        """FEN with the ``rnbakabnr`` letter set, side ``w``/``b``, plies since capture, move number."""
+        rows = []
+        b = self.board
+        for r in range(9, -1, -1):
+            row, empty = [], 0
+            for f in range(9):
+                p = b[r * 9 + f]
+                if p:
+                    if empty:
+                        row.append(str(empty))
+                        empty = 0
+                    row.append(_piece_letter(p))
+                else:
+                    empty += 1
+            if empty:
+                row.append(str(empty))
+            rows.append("".join(row))
+        fullmove = self._fullmove0 + (len(self._undo) + self._side0) // 2
+        return f"{'/'.join(rows)} {'wb'[self._side]} - - {self._clock} {fullmove}"
+
+    # ------------------------------------------------------------------ protocol
+    @property
+    def to_move(self) -> int:
+        return self._side
+
+    @property
+    def key(self) -> int:
+        return self._key
+
+    @property
+    def ply(self) -> int:
+        return len(self._undo)
+
+    @property
+    def move_stack(self) -> list[int]:
+        return [u[0] for u in self._undo]
+
+    @property
+    def plies_without_capture(self) -> int:
+        return self._clock
+
+    @property
+    def pst_score(self) -> int:
+        """Material + position value, Red minus Black (kept incrementally by push/pop)."""
+        return self._pst
+
+    @property
+    def material_score(self) -> int:
+        """Material only, Red minus Black (kept incrementally by push/pop)."""
+        return self._mat
+
+    def push(self, move: int) -> None:
+        """Play ``move`` (must come from ``legal_moves``; use ``parse_move`` for text)."""
+        fr = move >> 8
+        to = move & 255
+        b = self.board
+        p = b[fr]
+        c = b[to]
+        k = self._key
+        self._hist.append(k)
+        self._undo.append((move, c, self._pst, self._clock))
+        b[to] = p
+        b[fr] = 0
+        zp = Z_PIECE[p]
+        k ^= zp[fr] ^ zp[to] ^ Z_SIDE
+        pv = PST[p]
+        if c:
+            self._key = k ^ Z_PIECE[c][to]
+            self._pst += pv[to] - pv[fr] - PST[c][to]
+            self._mat -= MAT[c]
+            self._clock = 0
+        else:
+            self._key = k
+            self._pst += pv[to] - pv[fr]
+            self._clock += 1
+        if p & 7 == KING:
+            self._kings[p >> 3] = to
+        self._side ^= 1
+
+    def pop(self) -> int:
+        """Take back the last move and return it."""
+        move, c, self._pst, self._clock = self._undo.pop()
+        self._key = self._hist.pop()
+        fr = move >> 8
+        to = move & 255
+        b = self.board
+        p = b[to]
+        b[fr] = p
+        b[to] = c
+        if c:
+            self._mat += MAT[c]
+        if p & 7 == KING:
+            self._kings[p >> 3] = fr
+        self._side ^= 1
+        return move
+
+    def legal_moves(self) -> list[int]:
+        """All legal moves (movement rules only; ask ``result()`` for draws by rule)."""
+        side = self._side
+        pseudo = self._pseudo()
+        k = self._kings[side]
+        b = self.board
+        if self._attacked(k, side):
+            return [m for m in pseudo if self._safe_full(m, k, side)]
+        out = []
+        app = out.append
+        ri = RAY_INDEX[k]
+        leg = LEG_OF[k]
+        rays = RAYS[k]
+        er, ec, ek, eh = (ROOK + 8, CANNON + 8, KING + 8, HORSE + 8) if side == 0 else (ROOK, CANNON, KING, HORSE)
+        for m in pseudo:
+            fr = m >> 8
+            to = m & 255
+            d1 = ri[fr]
+            d2 = ri[to]
+            if fr == k:
+                if self._safe_full(m, k, side):
+                    app(m)
+                continue
+            if d1 < 0 and d2 < 0 and not leg[fr]:
+                app(m)
+                continue
+            # Make the move on the board, test only the lines/leg it touches, unmake.
+            p = b[fr]
+            c = b[to]
+            b[to] = p
+            b[fr] = 0
+            bad = False
+            for d in ((d1,) if d2 < 0 or d2 == d1 else (d2,) if d1 < 0 else (d1, d2)):
+                if d < 0:
+                    continue
+                n = 0
+                for s in rays[d]:
+                    q = b[s]
+                    if q:
+                        if n == 0:
+                            if q == er or q == ek:
+                                bad = True
+                                break
+                            n = 1
+                        else:
+                            if q == ec:
+                                bad = True
+                            break
+                if bad:
+                    break
+            if not bad and leg[fr]:
+                for lg, srcs in HORSE_FROM[k]:
+                    if lg == fr:
+                        for s in srcs:
+                            if b[s] == eh:
+                                bad = True
+                        break
+            b[fr] = p
+            b[to] = c
+            if not bad:
+                app(m)
+        return out
+
+    def _safe_full(self, m: int, k: int, side: int) -> bool:
+        """Make ``m`` on the board only, test the (possibly moved) king fully, unmake."""
+        b = self.board
+        fr = m >> 8
+        to = m & 255
+        p = b[fr]
+        c = b[to]
+        b[to] = p
+        b[fr] = 0
+        bad = self._attacked(to if fr == k else k, side)
+        b[fr] = p
+        b[to] = c
+        return not bad
+
+    def _attacked(self, k: int, side: int) -> bool:
+        """Is square ``k`` (``side``'s king) attacked by the other side on the current board?"""
+        b = self.board
+        if side == 0:
+            er, ec, ek, eh, ep = ROOK + 8, CANNON + 8, KING + 8, HORSE + 8, PAWN + 8
+        else:
+            er, ec, ek, eh, ep = ROOK, CANNON, KING, HORSE, PAWN
+        for ray in RAYS[k]:
+            n = 0
+            for s in ray:
+                q = b[s]
+                if q:
+                    if n == 0:
+                        if q == er or q == ek:
+                            return True
+                        n = 1
+                    else:
+                        if q == ec:
+                            return True
+                        break
+        for leg, srcs in HORSE_FROM[k]:
+            if not b[leg]:
+                for s in srcs:
+                    if b[s] == eh:
+                        return True
+        for s in PAWN_FROM[side ^ 1][k]:
+            if b[s] == ep:
+                return True
+        return False
+
+    def _pseudo(self) -> list[int]:
+        """Pseudo-legal moves (movement rules, no self-capture), cached per position."""
+        top = self._undo[-1] if self._undo else None
+        if self._pm_top is top and top is not None:
+            return self._pm
+        b = self.board
+        side = self._side
+        land = LAND[side]
+        own = OWN[side]
+        out: list[int] = []
+        app = out.append
+        kt = KING_T[side]
+        at = ADVISOR_T[side]
+        et = ELEPHANT_T[side]
+        pt = PAWN_T[side]
+        for fr in range(90):
+            p = b[fr]
+            if not own[p]:
+                continue
+            t = p & 7
+            if t == ROOK:
+                base = fr << 8
+                for ray in RAYS[fr]:
+                    for to in ray:
+                        q = b[to]
+                        if q:
+                            if land[q]:
+                                app(base | to)
+                            break
+                        app(base | to)
+            elif t == HORSE:
+                for to, lg, m in HORSE_T[fr]:
+                    if not b[lg] and land[b[to]]:
+                        app(m)
+            elif t == CANNON:
+                base = fr << 8
+                for ray in RAYS[fr]:
+                    screen = False
+                    for to in ray:
+                        q = b[to]
+                        if screen:
+                            if q:
+                                if land[q]:
+                                    app(base | to)
+                                break
+                        elif q:
+                            screen = True
+                        else:
+                            app(base | to)
+            elif t == PAWN:
+                for to, m in pt[fr]:
+                    if land[b[to]]:
+                        app(m)
+            elif t == ELEPHANT:
+                for to, eye, m in et[fr]:
+                    if not b[eye] and land[b[to]]:
+                        app(m)
+            elif t == ADVISOR:
+                for to, m in at[fr]:
+                    if land[b[to]]:
+                        app(m)
+            else:
+                for to, m in kt[fr]:
+                    if land[b[to]]:
+                        app(m)
+        self._pm_top = top
+        self._pm = out
+        return out
+
+    def _any_legal(self) -> bool:
+        """Early-exit test: does the side to move have at least one legal move?"""
+        side = self._side
+        k = self._kings[side]
+        for m in self._pseudo():
+            if self._safe_full(m, k, side):
+                return True
+        return False
+
+    def in_check(self) -> bool:
+        """Is the side to move in check (including a facing-kings file)?"""
+        side = self._side
+        return self._attacked(self._kings[side], side)
+
+    def gives_check(self, move: int) -> bool:
+        """Would ``move`` (legal here) put the opponent in check?"""
+        self.push(move)
+        try:
+            return self.in_check()
+        finally:
+            self.pop()
+
+    def is_capture(self, move: int) -> bool:
+        return self.board[move & 255] != 0
+
+    def noisy_moves(self) -> list[int]:
+        """Legal captures (for quiescence search)."""
+        b = self.board
+        return [m for m in self.legal_moves() if b[m & 255]]
+
+    def result(self) -> Outcome | None:
+        """None while the game goes on, else the Outcome (cached per position)."""
+        top = self._undo[-1] if self._undo else None
+        if self._rc_top is top and top is not None:
+            return self._rc
+        res = self._compute_result()
+        self._rc_top = self._undo[-1] if self._undo else None  # replay may renew the top
+        self._rc = res
+        return res
+
+    def _compute_result(self) -> Outcome | None:
+        side = self._side
+        if not self._any_legal():
+            return Outcome(side ^ 1, "checkmate" if self.in_check() else "stalemate")
+        clock = self._clock
+        if clock >= 4:
+            n = len(self._hist)
+            lo = max(0, n - clock)
+            hist = self._hist
+            key = self._key
+            if hist[lo:].count(key) + 1 >= self.repetitions:
+                return self._repetition_outcome(lo)
+        limit = self.max_plies_without_capture
+        if limit is not None and clock >= limit:
+            return Outcome(None, "move-limit")
+        return None
+
+    def _repetition_outcome(self, lo: int) -> Outcome:
+        """Judge a repetition: perpetual check loses, anything else is a draw."""
+        hist = self._hist
+        key = self._key
+        n = len(hist)
+        occ = [i for i in range(lo, n) if hist[i] == key]
+        start = occ[-(self.repetitions - 1)]  # first of the counted occurrences
+        moves = []
+        for _ in range(n - start):
+            moves.append(self.pop())
+        checks = []
+        for m in reversed(moves):
+            mover = self._side
+            self.push(m)
+            checks.append((mover, self.in_check()))
+        all_check = {0: True, 1: True}
+        for mover, gave in checks:
+            if not gave:
+                all_check[mover] = False
+        if all_check[0] != all_check[1]:
+            checker = 0 if all_check[0] else 1
+            return Outcome(checker ^ 1, "perpetual-check")
+        return Outcome(None, "repetition")
+
+    # ------------------------------------------------------------------ text
+    def move_str(self, move: int) -> str:
+        fr = move >> 8
+        to = move & 255
+        return f"{FILES[fr % 9]}{fr // 9}{FILES[to % 9]}{to // 9}"
+
+    def parse_move(self, text: str) -> int:
+        """ICCS text -> move; raises IllegalMoveError naming the move and position."""
+        t = str(text).strip().lower()
+        mt = _MOVE_RE.match(t)
+        if not mt:
+            raise IllegalMoveError(f"xiangqi: {text!r} is not an ICCS move like 'h2e2' "
+                                   f"(position {self.fen()})")
+        fr = FILES.index(mt.group(1)) + 9 * int(mt.group(2))
+        to = FILES.index(mt.group(3)) + 9 * int(mt.group(4))
+        move = fr << 8 | to
+        res = self.result()
+        if res is not None:
+            raise IllegalMoveError(f"xiangqi: game is over ({res}); cannot play {text!r} "
+                                   f"(position {self.fen()})")
+        if move not in self.legal_moves():
+            p = self.board[fr]
+            what = "no piece" if not p else f"{'red' if p < 8 else 'black'} {_piece_letter(p)}"
+            raise IllegalMoveError(f"xiangqi: move {text!r} ({what} on {t[:2]}) is not legal for "
+                                   f"{'red' if self._side == 0 else 'black'} in position {self.fen()}")
+        return move
+
+    def history_key(self, move: int, with_piece: bool = False) -> int:
+        """Index for history tables: from*90+to (< 8100); with_piece adds colour and type.
+
+        With the piece (the 000 document's refinement): ``(code - 1) * 8100 + from*90 + to``
+        with code 1..15 the moving piece's colour*8+type, so keys stay below 121,500.
+        """
+        fr = move >> 8
+        base = fr * 90 + (move & 255)
+        if with_piece:
+            return (self.board[fr] - 1) * 8100 + base
+        return base
+
+    def piece_at(self, file: int, rank: int) -> str | None:
+        """FEN letter of the piece on (file 0..8, rank 0..9), upper case Red; None if empty."""
+        p = self.board[rank * 9 + file]
+        return _piece_letter(p) if p else None
+
+    def perft(self, depth: int) -> int:
+        """Bulk perft: like gameai.perft but counts the last ply without making the moves."""
+        if depth <= 0:
+            return 1
+        moves = self.legal_moves()
+        if depth == 1:
+            return len(moves)
+        total = 0
+        push, pop = self.push, self.pop
+        for m in moves:
+            push(m)
+            total += self.perft(depth - 1)
+            pop()
+        return total
+
+    def copy(self) -> "Xiangqi":
+        other = object.__new__(Xiangqi)
+        other.__dict__.update(self.__dict__)
+        other.board = list(self.board)
+        other._undo = list(self._undo)
+        other._hist = list(self._hist)
+        other._kings = list(self._kings)
+        other._pm_top = other._rc_top = None
+        return other
+
+    def __str__(self) -> str:
+        lines = []
+        for r in range(9, -1, -1):
+            cells = " ".join(self.piece_at(f, r) or "." for f in range(9))
+            lines.append(f"{r} {cells}")
+            if r == 5:
+                lines.append("  " + "-" * 17)
+        lines.append("  " + " ".join(FILES))
+        lines.append(f"{'red' if self._side == 0 else 'black'} to move")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"Xiangqi(fen={self.fen()!r})"
+
+
+def _key_of(board: list[int], side: int) -> int:
+    """Zobrist key computed from scratch (the incremental key must always equal this)."""
+    k = Z_SIDE if side else 0
+    for s, p in enumerate(board):
+        if p:
+            k ^= Z_PIECE[p][s]
+    return k
+
+
+def _parse_fen(fen: str) -> tuple[list[int], int, int, int]:
+    """FEN -> (board, side, plies without capture, move number); PositionError names the field."""
+    if not isinstance(fen, str) or not fen.strip():
+        raise PositionError(f"xiangqi FEN {fen!r}: empty")
+    fields = fen.split()
+    placement = fields[0]
+    ranks = placement.split("/")
+    if len(ranks) != 10:
+        raise PositionError(f"xiangqi FEN {fen!r}: placement has {len(ranks)} ranks, expected 10")
+    board = [0] * 90
+    counts: dict[int, int] = {}
+    for i, row in enumerate(ranks):
+        r = 9 - i
+        f = 0
+        for ch in row:
+            if ch.isdigit():
+                f += int(ch)
+                continue
+            t = READ_LETTER.get(ch.lower())
+            if t is None:
+                raise PositionError(f"xiangqi FEN {fen!r}: unknown piece letter {ch!r} in rank {r} "
+                                    f"(field {i + 1} of the placement)")
+            if f >= 9:
+                raise PositionError(f"xiangqi FEN {fen!r}: rank {r} ({row!r}) has more than 9 files")
+            c = 0 if ch.isupper() else 1
+            code = c * 8 + t
+            _check_placement(fen, t, c, f, r)
+            board[r * 9 + f] = code
+            counts[code] = counts.get(code, 0) + 1
+            f += 1
+        if f != 9:
+            raise PositionError(f"xiangqi FEN {fen!r}: rank {r} ({row!r}) has {f} files, expected 9")
+    for c, colour in ((0, "red"), (1, "black")):
+        for t, most in MAX_COUNT.items():
+            n = counts.get(c * 8 + t, 0)
+            if t == KING and n != 1:
+                raise PositionError(f"xiangqi FEN {fen!r}: {colour} has {n} kings, expected 1")
+            if n > most:
+                raise PositionError(f"xiangqi FEN {fen!r}: {colour} has {n} of piece "
+                                    f"{WRITE_LETTER[t]!r}, at most {most} allowed")
+    side_text = fields[1].lower() if len(fields) > 1 else "w"
+    if side_text not in ("w", "r", "b"):
+        raise PositionError(f"xiangqi FEN {fen!r}: side to move {fields[1]!r} is not w, r or b")
+    side = 1 if side_text == "b" else 0
+    clock, fullmove = 0, 1
+    nums = [x for x in fields[2:] if x != "-"]
+    try:
+        if len(nums) >= 1:
+            clock = int(nums[0])
+        if len(nums) >= 2:
+            fullmove = int(nums[1])
+    except ValueError:
+        raise PositionError(f"xiangqi FEN {fen!r}: move counters {nums[:2]} are not integers") from None
+    if clock < 0 or fullmove < 1:
+        raise PositionError(f"xiangqi FEN {fen!r}: bad move counters (halfmove {clock}, fullmove {fullmove})")
+    return board, side, clock, fullmove
+
+
+def _check_placement(fen: str, t: int, c: int, f: int, r: int) -> None:
+    """Reject pieces on points they can never reach (they would break the move tables)."""
+    where = f"{FILES[f]}{r}"
+    colour = "red" if c == 0 else "black"
+    ok = True
+    if t in (KING, ADVISOR):
+        ok = in_palace(c, f, r) and (t == KING or (f + r) % 2 == (1 if c == 0 else 0))
+    elif t == ELEPHANT:
+        ok = own_half(c, r) and (f, r if c == 0 else 9 - r) in {
+            (2, 0), (6, 0), (0, 2), (4, 2), (8, 2), (2, 4), (6, 4)}
+    elif t == PAWN:
+        rr = r if c == 0 else 9 - r
+        ok = rr >= 5 or (rr in (3, 4) and f % 2 == 0)
+    if not ok:
+        raise PositionError(f"xiangqi FEN {fen!r}: {colour} {WRITE_LETTER[t]!r} cannot stand on {where}")
