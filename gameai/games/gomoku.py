@@ -1,0 +1,349 @@
+"""Gomoku (freestyle / standard) and Renju on the game protocol.
+
+Points are written ``h8``: a column letter (``a`` = left) and a row number (``1`` =
+bottom); ``h8`` is the centre of the 15x15 board. Player 0 is Black and moves first.
+
+Rules (``rule=``):
+
+* ``freestyle`` - five or more in a row wins, for both colours;
+* ``standard`` - exactly five wins (an overline wins for nobody), for both colours;
+* ``renju`` - RIF rules: Black may not play an overline, double-four or double-three
+  (see :mod:`gameai.games.gomoku_rules`; ``state.forbidden(point)``), Black wins only with
+  exactly five and a five beats a forbidden shape; White is unrestricted and an overline
+  wins for White. Black's forbidden points are not in ``legal_moves()`` and
+  ``parse_move`` rejects them. Opening rules (swap, first-move placement) are not
+  enforced: positions start from any legal move.
+
+A full board with no five is a draw.
+
+Move generation for search: ``legal_moves()`` returns the empty points within
+``radius`` (Chebyshev distance, default 2) of any stone, the centre on an empty board, or
+every empty point with ``full_board=True``. The candidate set is kept incrementally: a
+reference count per point of the stones near it, updated on push/pop.
+
+Board access (e.g. for a matplotlib drawer): ``size``; ``stone(col, row)`` -> 0, 1 or
+None with 0-based ``col`` (left to right) and ``row`` (bottom to top); ``stones()`` ->
+``[(col, row, player), ...]`` in placement order; ``point(move)`` -> ``(col, row)``;
+``move_at(col, row)`` -> move. ``line_codes`` (one int per row/column/diagonal, base-3
+digits, updated on push/pop) is what pattern evaluators read.
+"""
+from __future__ import annotations
+
+import re
+
+from ..errors import IllegalMoveError, PositionError
+from .gomoku_rules import (BLACK, EMPTY, WHITE, empty_board, forbidden_at, geometry,
+                           maybe_forbidden, run_length)
+from .protocol import Outcome
+from .zobrist import zobrist_keys
+
+RULES = ("freestyle", "standard", "renju")
+_POINT = re.compile(r"^([a-z])(\d{1,2})$")
+_COLOUR = ("black", "white")
+_ZOBRIST: dict[int, list[int]] = {}
+
+
+def _zobrist(ncells: int) -> list[int]:
+    z = _ZOBRIST.get(ncells)
+    if z is None:
+        z = _ZOBRIST[ncells] = zobrist_keys(2 * ncells + 1, seed=0x60_6D0C + ncells)
+    return z
+
+
+class Gomoku:
+    """A Gomoku/Renju position (mutable; push/pop). See the module docstring."""
+
+    name = "gomoku"
+    default_eval = "gomoku.patterns"
+
+    def __init__(self, size: int = 15, rule: str = "freestyle", moves: str = "",
+                 black: str = "", white: str = "", to_move: str | int | None = None,
+                 radius: int = 2, full_board: bool = False) -> None:
+        if not isinstance(size, int) or not 5 <= size <= 26:
+            raise PositionError(f"gomoku: size must be an integer 5..26, got {size!r}")
+        if rule not in RULES:
+            raise PositionError(f"gomoku: rule must be one of {', '.join(RULES)}, got {rule!r}")
+        if not isinstance(radius, int) or radius < 1:
+            raise PositionError(f"gomoku: radius must be a positive integer, got {radius!r}")
+        self.size = size
+        self.rule = rule
+        self.radius = radius
+        self.full_board = bool(full_board)
+        self.name = "renju" if rule == "renju" else "gomoku"
+        geo = self.geo = geometry(size)
+        self.W = geo.W
+        self.dirs = geo.dirs
+        self._neigh = geo.neighbours(radius)
+        self._cell_lines = geo.cell_lines
+        self._z = _zobrist(geo.ncells)
+        self._zside = self._z[-1]
+        self._centre = geo.index(size // 2, size // 2)
+        self.board = empty_board(geo)
+        self.near = [0] * geo.ncells          # stones within `radius` of each point
+        self._cand: set[int] = set()           # empty points with near > 0
+        self.line_codes = [3 ** len(line) for line in geo.lines]
+        self.placed: list[int] = []            # every stone, setup stones first
+        self.move_stack: list[int] = []
+        self._key = 0
+        self._winner: int | None = None
+        self._winners: list[int | None] = []
+        self._exact = (rule == "standard", rule in ("standard", "renju"))  # white, black
+        self._setup(moves, black, white, to_move)
+
+    # ------------------------------------------------------------------ loading
+    def _setup(self, moves: str, black: str, white: str, to_move) -> None:
+        if moves and (black or white):
+            raise PositionError("gomoku: give either moves= or black=/white=, not both")
+        if moves:
+            for text in moves.replace(",", " ").split():
+                try:
+                    self.push(self.parse_move(text))
+                except IllegalMoveError as exc:
+                    raise PositionError(f"gomoku moves={moves!r}: {exc}") from None
+        else:
+            bl = self._parse_points(black, "black")
+            wh = self._parse_points(white, "white")
+            both = set(bl) & set(wh)
+            if both:
+                raise PositionError(f"gomoku: point {self.move_str(min(both))} is in both black= and white=")
+            nb, nw = len(bl), len(wh)
+            if nb - nw not in (0, 1):
+                raise PositionError(f"gomoku: impossible stone counts black={nb} white={nw} "
+                                    "(black moves first, so black has as many stones as white or one more)")
+            for i in bl:
+                self._place(i, BLACK)
+            for i in wh:
+                self._place(i, WHITE)
+            self._check_loaded_fives()
+        if to_move is not None:
+            want = {"black": 0, "b": 0, "0": 0, "white": 1, "w": 1, "1": 1}.get(str(to_move).strip().lower())
+            if want is None:
+                raise PositionError(f"gomoku: to_move must be black or white, got {to_move!r}")
+            if want != self.to_move:
+                raise PositionError(
+                    f"gomoku: to_move={to_move!r} contradicts the stone counts "
+                    f"(black={self._count(BLACK)}, white={self._count(WHITE)}: {_COLOUR[self.to_move]} to move)")
+
+    def _count(self, color: int) -> int:
+        b = self.board
+        return sum(1 for i in self.placed if b[i] == color)
+
+    def _parse_points(self, text: str, field: str) -> list[int]:
+        out: list[int] = []
+        for tok in text.replace(",", " ").split():
+            i = self._point_index(tok, field)
+            if i in out:
+                raise PositionError(f"gomoku: point {tok!r} given twice in {field}=")
+            out.append(i)
+        return out
+
+    def _check_loaded_fives(self) -> None:
+        """A stone-list position may hold a five only for the side that moved last."""
+        winners = set()
+        b = self.board
+        for i in self.placed:
+            if self._five_at(i, b[i]):
+                winners.add(b[i])
+        last = 1 - self.to_move
+        if winners - {last}:
+            who = _COLOUR[min(winners - {last})]
+            raise PositionError(f"gomoku: impossible position: {who} has five but "
+                                f"{_COLOUR[self.to_move]} is to move")
+        if winners:
+            self._winner = last
+        if self.rule == "renju":
+            for i in self.placed:
+                if b[i] == BLACK and any(run_length(b, i, d, BLACK) > 5 for d in self.dirs):
+                    raise PositionError(f"gomoku: impossible renju position: black overline through {self.move_str(i)}")
+
+    def _place(self, i: int, color: int) -> None:
+        """Put a setup stone (not a move: no undo record)."""
+        self.board[i] = color
+        self.placed.append(i)
+        self._key ^= self._z[2 * i + color] ^ self._zside
+        self._touch(i, color, +1)
+
+    # ------------------------------------------------------------------ protocol
+    @property
+    def to_move(self) -> int:
+        return len(self.placed) & 1
+
+    @property
+    def key(self) -> int:
+        return self._key
+
+    @property
+    def ply(self) -> int:
+        return len(self.move_stack)
+
+    def _touch(self, i: int, color: int, sign: int) -> None:
+        near = self.near
+        cand = self._cand
+        board = self.board
+        if sign > 0:
+            cand.discard(i)
+            for q in self._neigh[i]:
+                near[q] += 1
+                if near[q] == 1 and board[q] == EMPTY:
+                    cand.add(q)
+            codes = self.line_codes
+            for lid, pw in self._cell_lines[i]:
+                codes[lid] += (color + 1) * pw
+        else:
+            for q in self._neigh[i]:
+                near[q] -= 1
+                if near[q] == 0:
+                    cand.discard(q)
+            if near[i]:
+                cand.add(i)
+            codes = self.line_codes
+            for lid, pw in self._cell_lines[i]:
+                codes[lid] -= (color + 1) * pw
+
+    def _five_at(self, i: int, color: int) -> bool:
+        exact = self._exact[color == BLACK]
+        b = self.board
+        for d in self.dirs:
+            n = run_length(b, i, d, color)
+            if n == 5 or (n > 5 and not exact):
+                return True
+        return False
+
+    def push(self, move: int) -> None:
+        color = len(self.placed) & 1
+        self.board[move] = color
+        self.placed.append(move)
+        self.move_stack.append(move)
+        self._key ^= self._z[2 * move + color] ^ self._zside
+        self._touch(move, color, +1)
+        self._winners.append(self._winner)
+        if self._winner is None and self._five_at(move, color):
+            self._winner = color
+
+    def pop(self) -> int:
+        if not self.move_stack:
+            raise IllegalMoveError("gomoku: no move to take back")
+        move = self.move_stack.pop()
+        self.placed.pop()
+        color = len(self.placed) & 1
+        self.board[move] = EMPTY
+        self._key ^= self._z[2 * move + color] ^ self._zside
+        self._touch(move, color, -1)
+        self._winner = self._winners.pop()
+        return move
+
+    def result(self) -> Outcome | None:
+        if self._winner is not None:
+            return Outcome(self._winner, "five")
+        if len(self.placed) == self.size * self.size:
+            return Outcome(None, "board-full")
+        return None
+
+    def legal_moves(self) -> list[int]:
+        if self._winner is not None:
+            return []
+        if self.full_board:
+            b = self.board
+            moves = [i for i in self.geo.cells if b[i] == EMPTY]
+        elif self._cand:
+            moves = sorted(self._cand)
+        elif not self.placed:
+            moves = [self._centre]
+        else:  # stones exist but none has an empty point near it: fall back to all
+            b = self.board
+            moves = [i for i in self.geo.cells if b[i] == EMPTY]
+        if self.rule == "renju" and not (len(self.placed) & 1):
+            b, dirs = self.board, self.dirs
+            moves = [m for m in moves if not maybe_forbidden(b, m, dirs) or forbidden_at(b, m, dirs) is None]
+        return moves
+
+    def forbidden(self, point: str | int) -> str | None:
+        """RIF judgement of a black stone on ``point``: None, "overline", "double-four" or
+        "double-three". Judged for Black whoever is to move (White's evaluators ask it)."""
+        i = self._point_index(point, "point") if isinstance(point, str) else point
+        if not isinstance(i, int) or not 0 <= i < len(self.board) or self.board[i] == 3:
+            raise IllegalMoveError(f"gomoku: {point!r} is not a point on the board")
+        if self.board[i] != EMPTY:
+            raise IllegalMoveError(f"gomoku: point {self.move_str(i)} is occupied")
+        return forbidden_at(self.board, i, self.dirs)
+
+    def noisy_moves(self) -> list[int]:
+        """Forcing moves for quiescence: points where either side would make five or a four."""
+        if self._winner is not None:
+            return []
+        b, dirs = self.board, self.dirs
+        me = len(self.placed) & 1
+        out = []
+        for m in self.legal_moves():
+            for d in dirs:
+                if run_length(b, m, d, me) >= 4 or run_length(b, m, d, 1 - me) >= 5:
+                    out.append(m)
+                    break
+        return out
+
+    def history_key(self, move: int, with_piece: bool = False) -> int:
+        """Point, or point and colour (the 000 document's refinement): < 2 * len(board)."""
+        return move + len(self.board) * (len(self.placed) & 1) if with_piece else move
+
+    # ------------------------------------------------------------------ text
+    def _point_index(self, text, field: str = "point") -> int:
+        t = str(text).strip().lower()
+        m = _POINT.match(t)
+        if not m:
+            raise IllegalMoveError(f"gomoku: {field} {text!r} is not a point like h8")
+        c = ord(m.group(1)) - 97
+        r = int(m.group(2)) - 1
+        if not (0 <= c < self.size and 0 <= r < self.size):
+            raise IllegalMoveError(f"gomoku: {field} {text!r} is off the {self.size}x{self.size} board")
+        return self.geo.index(c, r)
+
+    def move_str(self, move: int) -> str:
+        c, r = self.geo.col_row(move)
+        return f"{chr(97 + c)}{r + 1}"
+
+    def parse_move(self, text: str) -> int:
+        i = self._point_index(text, "move")
+        if self.result() is not None:
+            raise IllegalMoveError(f"gomoku: game is over ({self.result()}); cannot play {text!r}")
+        if self.board[i] != EMPTY:
+            raise IllegalMoveError(f"gomoku: point {self.move_str(i)} is occupied")
+        if self.rule == "renju" and self.to_move == BLACK:
+            why = forbidden_at(self.board, i, self.dirs)
+            if why:
+                raise IllegalMoveError(f"renju: {self.move_str(i)} is forbidden for black ({why})")
+        return i
+
+    # ------------------------------------------------------------------ board access
+    def stone(self, col: int, row: int) -> int | None:
+        v = self.board[self.geo.index(col, row)] if 0 <= col < self.size and 0 <= row < self.size else EMPTY
+        return v if v in (BLACK, WHITE) else None
+
+    def stones(self) -> list[tuple[int, int, int]]:
+        return [(*self.geo.col_row(i), self.board[i]) for i in self.placed]
+
+    def point(self, move: int) -> tuple[int, int]:
+        return self.geo.col_row(move)
+
+    def move_at(self, col: int, row: int) -> int:
+        return self.geo.index(col, row)
+
+    def copy(self) -> "Gomoku":
+        other = object.__new__(Gomoku)
+        other.__dict__.update(self.__dict__)
+        for attr in ("board", "near", "line_codes", "placed", "move_stack", "_winners"):
+            setattr(other, attr, list(getattr(self, attr)))
+        other._cand = set(self._cand)
+        return other
+
+    def __str__(self) -> str:
+        sym = {BLACK: "X", WHITE: "O", EMPTY: "."}
+        n = self.size
+        rows = []
+        for r in range(n - 1, -1, -1):
+            rows.append(f"{r + 1:>2} " + " ".join(sym[self.board[self.geo.index(c, r)]] for c in range(n)))
+        rows.append("   " + " ".join(chr(97 + c) for c in range(n)))
+        return "\n".join(rows)
+
+    def __repr__(self) -> str:
+        moves = " ".join(self.move_str(m) for m in self.placed)
+        return f"<{self.name} {self.size}x{self.size} rule={self.rule} stones={moves!r}>"
