@@ -1,0 +1,19 @@
+"""Searcher names for the registry (lazy targets; see gameai.registry).
+
+All negamax-family names build :class:`gameai.search.negamax.Searcher` with preset
+switches, so every option (tt, history, killers, id, aspiration, quiescence, ...) works
+with every one of them.
+"""
+from ..registry import SEARCHERS
+
+_CORE = "gameai.search.negamax:Searcher"
+SEARCHERS.register("minimax", _CORE, "full-width negamax without pruning (the reference)",
+                   pruning=False)
+SEARCHERS.register("alphabeta", _CORE, "negamax alpha-beta, fail-soft (000 document)")
+SEARCHERS.register("negascout", _CORE, "NegaScout / PVS: null windows after the first move (003)",
+                   scout=True)
+SEARCHERS.register("mtdf", _CORE, "MTD(f): null-window alpha-beta passes with a TT, in iterative deepening",
+                   mtdf=True, tt=True, id=True)
+SEARCHERS.register("minimax2", "gameai.search.minimax2:MaxMin2",
+                   "fixed two-ply max-min of the 001 document")
+SEARCHERS.register("mcts", "gameai.search.mcts:MCTS", "Monte Carlo tree search with UCT")

@@ -1,0 +1,144 @@
+"""Monte Carlo tree search with UCT (UCB1 applied to trees), as a contrast to alpha-beta.
+
+Each simulation walks down the tree by UCB1 (``c`` the exploration constant), expands
+one untried move, then plays uniformly random moves (seeded) until the game ends or
+``rollout_depth`` plies have been played; a cut-off rollout is scored by the evaluator
+as ``0.5 + 0.5 * tanh(value / scale)`` for the side to move. Rewards are in [0, 1] for
+the player who moved into a node. The chosen move is the most visited root child; the
+reported value is that child's mean reward mapped to [-1, 1] for the side to move.
+
+Counters (see :mod:`gameai.search.stats`): every position visited in a simulation
+counts as a node (the root once per simulation), rollouts cut off and evaluated count
+as leaves, finished games reached as terminals, expanded tree nodes as interior.
+"""
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ..errors import SpecError
+from .negamax import Searcher
+from .stats import Limits, SearchResult, SearchStats
+
+
+class _Node:
+    __slots__ = ("move", "parent", "children", "untried", "visits", "reward")
+
+    def __init__(self, move, parent, untried):
+        self.move, self.parent, self.untried = move, parent, untried
+        self.children: list[_Node] = []
+        self.visits = 0
+        self.reward = 0.0
+
+
+class MCTS:
+    """UCT search; ``iterations`` simulations unless ``nodes``/``time`` stop it first."""
+
+    def __init__(self, iterations: int = 1000, c: float = 1.4, rollout_depth: int = 60,
+                 scale: float = 400.0, seed: int = 0, nodes: int | None = None,
+                 time: float | None = None, eval: str | None = None) -> None:
+        if not isinstance(iterations, int) or iterations < 1:
+            raise SpecError(f"mcts iterations must be a positive integer, got {iterations!r}")
+        if not isinstance(rollout_depth, int) or rollout_depth < 0:
+            raise SpecError(f"mcts rollout_depth must be >= 0, got {rollout_depth!r}")
+        self.iterations, self.c, self.rollout_depth, self.scale = iterations, float(c), rollout_depth, scale
+        self.seed, self.nodes, self.time = seed, nodes, time
+        self._evals = Searcher(eval=eval)
+        self.rng = random.Random(seed)
+        self.name = f"mcts(iterations={iterations})"
+
+    def new_game(self, seed: int | None = None) -> None:
+        self.rng = random.Random(self.seed if seed is None else seed)
+
+    def search(self, state, limits: Limits | dict | None = None, *, on_iteration=None,
+               on_root_move=None) -> SearchResult:
+        """Run simulations from ``state`` (left unchanged); return the most visited move."""
+        lim = Limits.coerce(limits)
+        node_limit = lim.nodes if lim.nodes is not None else self.nodes
+        time_limit = lim.time if lim.time is not None else self.time
+        t0 = time.perf_counter()
+        deadline = t0 + time_limit if time_limit else None
+        st = SearchStats()
+        ev = self._evals.evaluator(state)
+        rng, log, sqrt, c = self.rng, math.log, math.sqrt, self.c
+        if state.result() is not None or not state.legal_moves():
+            st.nodes = 1
+            st.time_s = time.perf_counter() - t0
+            return SearchResult(None, 0.0, [], st)
+        root = _Node(None, None, state.legal_moves())
+        rng.shuffle(root.untried)
+        st.interior += 1
+        for it in range(self.iterations):
+            if (node_limit is not None and st.nodes >= node_limit) or \
+                    (deadline is not None and time.perf_counter() >= deadline):
+                break
+            node, pushed = root, 0
+            st.nodes += 1
+            # selection
+            while not node.untried and node.children:
+                lv = log(node.visits)
+                node = max(node.children,
+                           key=lambda ch: ch.reward / ch.visits + c * sqrt(lv / ch.visits))
+                state.push(node.move)
+                pushed += 1
+                st.nodes += 1
+            # expansion
+            if node.untried and state.result() is None:
+                m = node.untried.pop()
+                state.push(m)
+                pushed += 1
+                st.nodes += 1
+                moves = state.legal_moves() if state.result() is None else []
+                rng.shuffle(moves)
+                child = _Node(m, node, moves)
+                node.children.append(child)
+                node = child
+                if moves:
+                    st.interior += 1
+            # rollout: reward for the player who moved into ``node``
+            mover = 1 - state.to_move
+            ro = 0
+            r = state.result()
+            while r is None and ro < self.rollout_depth:
+                moves = state.legal_moves()
+                if not moves:
+                    break
+                state.push(moves[rng.randrange(len(moves))])
+                ro += 1
+                st.nodes += 1
+                r = state.result()
+            if r is not None:
+                st.terminals += 1
+                reward = 0.5 if r.winner is None else (1.0 if r.winner == mover else 0.0)
+            else:
+                st.leaves += 1
+                v = math.tanh(ev(state) / self.scale)
+                mine = state.to_move == mover
+                reward = 0.5 + 0.5 * (v if mine else -v)
+            st.seldepth = max(st.seldepth, pushed + ro)
+            for _ in range(pushed + ro):
+                state.pop()
+            # backpropagation (the reward flips sides at every level)
+            while node is not None:
+                node.visits += 1
+                node.reward += reward
+                reward = 1.0 - reward
+                node = node.parent
+            if on_root_move is not None:
+                on_root_move(it, self.iterations, None, None)
+        best = max(root.children, key=lambda ch: ch.visits)
+        pv, node = [], root
+        while node.children:
+            node = max(node.children, key=lambda ch: ch.visits)
+            pv.append(node.move)
+        value = 2.0 * best.reward / best.visits - 1.0
+        st.depth = len(pv)
+        st.time_s = time.perf_counter() - t0
+        row = {"depth": st.depth, "value": value, "move": best.move, "pv": list(pv),
+               "time_s": st.time_s, "simulations": root.visits,
+               **{k: getattr(st, k) for k in st.COUNTERS}}
+        st.iterations.append(row)
+        if on_iteration is not None:
+            on_iteration(row)
+        return SearchResult(best.move, value, pv, st)

@@ -1,0 +1,69 @@
+"""Move-ordering memories: the history heuristic (000 document) and killer moves.
+
+History (000): after a node whose best move raised alpha, that move's key gets
+``+= 2**depth`` (``inc="pow2"``, the document's ``1 << depth``) or ``+= depth**2``
+(``inc="square"``); moves are then tried in decreasing history score. The key is the
+game's ``history_key(move, with_piece)``: ``with_piece=False`` is the textbook
+(from, to) key, ``True`` adds the moving piece as the 000 author argues. Games without
+``history_key`` use the move itself. The table is cleared before every decision unless
+``keep`` is set (000 clears it for Xiangqi, keeps it for the whole Gomoku game).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..errors import SpecError
+
+
+class History:
+    """Score table ``key -> int``; see the module docstring."""
+
+    def __init__(self, key: str = "piece", inc: str = "pow2", keep: bool = False) -> None:
+        if key not in ("piece", "fromto"):
+            raise SpecError(f"history_key must be 'piece' or 'fromto', got {key!r}")
+        if inc not in ("pow2", "square"):
+            raise SpecError(f"history_inc must be 'pow2' or 'square', got {inc!r}")
+        self.with_piece = key == "piece"
+        self.square = inc == "square"
+        self.keep = keep
+        self.table: dict[Any, int] = {}
+
+    def key_function(self, state) -> Callable[[Any], Any]:
+        """A one-argument move -> key function bound to ``state``."""
+        hk = getattr(state, "history_key", None)
+        if hk is None:
+            return lambda m: m
+        wp = self.with_piece
+        return lambda m: hk(m, wp)
+
+    def increment(self, depth: int) -> int:
+        return depth * depth if self.square else 1 << max(depth, 0)
+
+    def new_decision(self) -> None:
+        if not self.keep:
+            self.table.clear()
+
+    def new_game(self) -> None:
+        self.table.clear()
+
+
+class Killers:
+    """Two most recent cutoff moves per ply, tried right after the TT move."""
+
+    def __init__(self) -> None:
+        self.slots: list[list[Any]] = []
+
+    def at(self, ply: int) -> list[Any]:
+        while len(self.slots) <= ply:
+            self.slots.append([])
+        return self.slots[ply]
+
+    def add(self, ply: int, move: Any) -> None:
+        s = self.at(ply)
+        if s and s[0] == move:
+            return
+        s.insert(0, move)
+        del s[2:]
+
+    def clear(self) -> None:
+        self.slots = []

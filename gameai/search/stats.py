@@ -1,0 +1,137 @@
+"""Search statistics, limits and results: the one place where every counter is defined.
+
+Every searcher in :mod:`gameai.search` fills the same :class:`SearchStats`, counted the
+same way, so numbers from different searchers can be put in one table:
+
+``nodes``
+    Positions visited: the root of every search call (each iteration of iterative
+    deepening, each aspiration or MTD(f) pass, each NegaScout re-search visits it again)
+    plus every position reached by ``push``. A position searched twice counts twice.
+``leaves``
+    Static evaluations: calls of the evaluator at the horizon (depth 0, a position with
+    no moves that is not over, or a quiescence stand-pat). MCTS: rollouts cut off by the
+    rollout depth and scored by the evaluator.
+``terminals``
+    Visited positions whose ``result()`` is not None (game over); scored by the search.
+``interior``
+    Visited positions whose moves were generated and searched (expanded).
+    Without limits: ``nodes == leaves + terminals + interior + tt_cutoffs``.
+``cutoffs``
+    Beta cutoffs: a node stopped searching its moves because a value reached beta.
+``first_move_cutoffs``
+    Those cutoffs produced by the first move searched (a move-ordering quality measure).
+``tt_probes`` / ``tt_hits`` / ``tt_cutoffs``
+    Transposition-table look-ups, look-ups that found the position, and nodes answered
+    from the table without searching (value usable at this depth and window).
+``researches``
+    Searches repeated with a wider window: NegaScout fail-high re-searches, aspiration
+    window failures, MTD(f) passes after the first.
+``depth`` / ``seldepth``
+    Last completed nominal depth; deepest ply (from the root) any visited position had,
+    quiescence included.
+``time_s``
+    Wall-clock seconds of the whole ``search`` call.
+``iterations``
+    One dict per finished iteration (iterative deepening) or per search: depth, value,
+    move, pv, nodes, leaves, cutoffs, researches, time_s, cumulative counters.
+
+Values are always from the point of view of the side to move at the root (negamax), in
+centi-units of the evaluator; wins are ``MATE - plies`` (losses the negative) unless the
+searcher is built with ``mate_ply=false``.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+MATE = 10 ** 9        #: value of a won terminal position (reduced by its ply from the root)
+INF = 2 * 10 ** 9     #: larger than any value a search can return
+MATE_BOUND = MATE - 10 ** 6  #: |value| above this is a forced win/loss
+
+
+@dataclass
+class SearchStats:
+    """Counters of one ``search`` call; see the module docstring for exact definitions."""
+
+    nodes: int = 0
+    leaves: int = 0
+    terminals: int = 0
+    interior: int = 0
+    cutoffs: int = 0
+    first_move_cutoffs: int = 0
+    tt_probes: int = 0
+    tt_hits: int = 0
+    tt_cutoffs: int = 0
+    researches: int = 0
+    depth: int = 0
+    seldepth: int = 0
+    time_s: float = 0.0
+    iterations: list[dict[str, Any]] = field(default_factory=list)
+
+    COUNTERS = ("nodes", "leaves", "terminals", "interior", "cutoffs", "first_move_cutoffs",
+                "tt_probes", "tt_hits", "tt_cutoffs", "researches")
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain dict (JSON-ready) of every field."""
+        return asdict(self)
+
+    def counters(self) -> dict[str, int]:
+        """Only the integer counters (no per-iteration rows)."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "iterations"}
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.time_s if self.time_s > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What may stop a search: nominal depth, visited nodes, seconds (None = no limit)."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    time: float | None = None
+
+    @classmethod
+    def coerce(cls, limits: "Limits | dict | None") -> "Limits":
+        """Accept None, a Limits or a dict with keys depth/nodes/time."""
+        if limits is None:
+            return cls()
+        if isinstance(limits, Limits):
+            return limits
+        if isinstance(limits, dict):
+            from ..errors import SpecError
+            bad = sorted(set(limits) - {"depth", "nodes", "time"})
+            if bad:
+                raise SpecError(f"search limits: unknown key(s) {bad}; accepted: depth, nodes, time")
+            return cls(**limits)
+        from ..errors import SpecError
+        raise SpecError(f"search limits must be None, Limits or dict, got {type(limits).__name__}")
+
+
+@dataclass
+class SearchResult:
+    """The outcome of one search: best move (None if the game is over), value, PV, stats."""
+
+    move: Any
+    value: float
+    pv: list[Any]
+    stats: SearchStats
+
+    def pv_str(self, state) -> str:
+        """The principal variation as move texts (``state`` is the root position)."""
+        out = []
+        for m in self.pv:
+            out.append(state.move_str(m))
+            state.push(m)
+        for _ in self.pv:
+            state.pop()
+        return " ".join(out)
+
+
+def mate_in(value: float) -> int | None:
+    """Plies to the forced end for a mate-range value (positive: we win), else None."""
+    if abs(value) >= MATE_BOUND:
+        plies = MATE - abs(int(value))
+        return plies if value > 0 else -plies
+    return None

@@ -1,0 +1,79 @@
+"""Transposition table: a fixed-size array of entries indexed by the low bits of the key.
+
+Entry: ``(key, depth, flag, value, move, age)`` with flag EXACT (value is the node's
+value), LOWER (the search failed high: value <= true value, i.e. value >= beta) or
+UPPER (failed low: true value <= value). Mate values are stored relative to the node
+(``to_tt``/``from_tt``) so that they stay correct when found at another ply.
+
+Replacement scheme (one slot per index, "depth-preferred with ageing"): a new entry
+replaces the slot's entry unless that entry was written by the current ``search`` call
+with a greater depth (whatever position it holds). So the deepest results of the
+current search survive, and entries of earlier searches are recycled first.
+"""
+from __future__ import annotations
+
+from .stats import MATE_BOUND
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+def to_tt(value: int, ply: int) -> int:
+    """Make a mate value relative to the node at ``ply`` before storing it."""
+    if value >= MATE_BOUND:
+        return value + ply
+    if value <= -MATE_BOUND:
+        return value - ply
+    return value
+
+
+def from_tt(value: int, ply: int) -> int:
+    """Inverse of :func:`to_tt` for a node found at ``ply``."""
+    if value >= MATE_BOUND:
+        return value - ply
+    if value <= -MATE_BOUND:
+        return value + ply
+    return value
+
+
+class TranspositionTable:
+    """``size`` slots (rounded up to a power of two); see the module docstring."""
+
+    def __init__(self, size: int = 1 << 20) -> None:
+        if size < 1:
+            from ..errors import SpecError
+            raise SpecError(f"tt_size must be >= 1, got {size}")
+        bits = max(0, (size - 1).bit_length())
+        self.size = 1 << bits
+        self.mask = self.size - 1
+        self.slots: list = [None] * self.size
+        self.age = 0
+        self.used = 0
+
+    def clear(self) -> None:
+        self.slots = [None] * self.size
+        self.age = 0
+        self.used = 0
+
+    def new_search(self) -> None:
+        """Called at the start of each ``search``: older entries become replaceable."""
+        self.age += 1
+
+    def probe(self, key: int):
+        """The entry for ``key`` or None."""
+        e = self.slots[key & self.mask]
+        if e is not None and e[0] == key:
+            return e
+        return None
+
+    def store(self, key: int, depth: int, flag: int, value: int, move, ply: int) -> None:
+        i = key & self.mask
+        old = self.slots[i]
+        if old is None:
+            self.used += 1
+        elif old[5] == self.age and old[1] > depth:
+            return
+        self.slots[i] = (key, depth, flag, to_tt(value, ply), move, self.age)
+
+    def hashfull(self) -> float:
+        """Fraction of slots in use."""
+        return self.used / self.size
