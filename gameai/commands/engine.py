@@ -1,0 +1,31 @@
+"""gameai engine: speak UCI/UCCI (Xiangqi, any game) or Gomocup (Gomoku) on stdin/stdout."""
+from __future__ import annotations
+
+import sys
+
+
+def add_parser(sub):
+    p = sub.add_parser("engine", help="run a player as a UCI/UCCI/Gomocup engine on stdin/stdout")
+    p.add_argument("--game", default="xiangqi", help="game spec (default xiangqi)")
+    p.add_argument("--protocol", choices=("uci", "ucci", "gomocup"), default=None,
+                   help="default: gomocup for gomoku, ucci for xiangqi, uci otherwise")
+    p.add_argument("--player", default=None,
+                   help="player or searcher spec (default: a searcher if installed, else random)")
+    p.add_argument("--seed", type=int, default=0)
+    return p
+
+
+def run(args) -> int:
+    protocol = args.protocol
+    if protocol is None:
+        base = args.game.split("(")[0]
+        protocol = "gomocup" if base.startswith("gomoku") or base.startswith("renju") else \
+            "ucci" if base == "xiangqi" else "uci"
+    if protocol == "gomocup":
+        from ..engine.gomocup import GomocupServer
+        server = GomocupServer(args.game, args.player, out=sys.stdout, seed=args.seed)
+    else:
+        from ..engine.uci import UciServer
+        server = UciServer(args.game, args.player, protocol, out=sys.stdout, seed=args.seed)
+    server.serve(sys.stdin)
+    return 0

@@ -1,0 +1,44 @@
+"""gameai tournament: round robin or gauntlet, in parallel, with parquet records and Elo."""
+from __future__ import annotations
+
+
+def add_parser(sub):
+    p = sub.add_parser("tournament", help="play a round robin or gauntlet in parallel; "
+                       "records to parquet, standings with Elo +- 95%%")
+    p.add_argument("--game", required=True, help="game spec, e.g. gomoku or xiangqi")
+    p.add_argument("--player", action="append", required=True, dest="players",
+                   help="player or searcher spec (repeat; at least two)")
+    p.add_argument("--games", type=int, default=2,
+                   help="games per pairing (openings x 2 colours; default 2)")
+    p.add_argument("--format", choices=("roundrobin", "gauntlet"), default="roundrobin",
+                   help="gauntlet: the first player against each other player")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--out", required=True, help="output folder (rerun to resume)")
+    p.add_argument("--opening-plies", type=int, default=2,
+                   help="random opening length in plies (default 2; 0 = start position)")
+    p.add_argument("--openings", dest="openings_file",
+                   help="file with one opening per line (space-separated moves)")
+    p.add_argument("--depth", type=int, help="per-move depth limit for every player")
+    p.add_argument("--nodes", type=int, help="per-move node limit for every player")
+    p.add_argument("--time", type=float, help="per-move time limit in seconds")
+    p.add_argument("--max-plies", type=int, default=400,
+                   help="adjudicate a draw after this many plies (default 400; 0 = never)")
+    p.add_argument("--jobs", type=int, default=None, help="parallel workers (default: all cores)")
+    p.add_argument("--backend", choices=("joblib", "dask"), default="joblib")
+    p.add_argument("--scheduler", help="Dask scheduler address tcp://host:port "
+                   "(default: start a local cluster)")
+    p.add_argument("--sprt", help="elo0,elo1[,alpha,beta]: stop a two-player match early")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return p
+
+
+def run(args) -> int:
+    from ..tournament.runner import TournamentConfig, run_tournament
+    cfg = TournamentConfig(
+        game=args.game, players=list(args.players), games=args.games, seed=args.seed,
+        format=args.format, opening_plies=args.opening_plies, openings_file=args.openings_file,
+        depth=args.depth, nodes=args.nodes, time=args.time,
+        max_plies=args.max_plies or None, sprt=args.sprt)
+    run_tournament(cfg, args.out, jobs=args.jobs, backend=args.backend,
+                   scheduler=args.scheduler, progress=not args.no_progress)
+    return 0

@@ -1,0 +1,87 @@
+"""A player that runs any registered searcher (``make_player("alphabeta(depth=3)")``)."""
+from __future__ import annotations
+
+from dataclasses import asdict, is_dataclass
+from typing import Any
+
+from ..registry import make_searcher
+from .protocol import Decision
+
+#: Search statistics copied into each Decision (and from there into moves.parquet).
+STAT_FIELDS = ("depth", "seldepth", "nodes", "leaves", "terminals", "interior", "cutoffs",
+               "first_move_cutoffs", "tt_probes", "tt_hits", "tt_cutoffs", "researches", "time_s")
+
+
+def limits_dict(limits: Any) -> dict[str, Any] | None:
+    """Normalise None, a dict or a ``Limits``-like object to a dict without None values."""
+    if limits is None:
+        return None
+    if isinstance(limits, dict):
+        d = dict(limits)
+    elif is_dataclass(limits):
+        d = asdict(limits)
+    else:
+        d = {k: getattr(limits, k, None) for k in ("depth", "nodes", "time")}
+    d = {k: v for k, v in d.items() if v is not None}
+    return d or None
+
+
+class SearchPlayer:
+    """Wraps a searcher spec; per-move limits come from the spec or from ``choose(limits=)``.
+
+    ``depth``/``nodes``/``time`` given here are per-move limits for every move of the game
+    (the tournament's ``--depth``/``--nodes``/``--time``); a limit passed to ``choose``
+    overrides them.
+    """
+
+    accepts_limits = True
+
+    def __init__(self, searcher: str, depth: int | None = None, nodes: int | None = None,
+                 time: float | None = None, name: str | None = None) -> None:
+        self.spec = searcher
+        self.name = name or searcher
+        self.searcher = make_searcher(searcher)
+        self.limits = limits_dict({"depth": depth, "nodes": nodes, "time": time})
+
+    def new_game(self, seed: int) -> None:
+        self.searcher.new_game()
+        reseed = getattr(self.searcher, "seed", None)
+        if callable(reseed):
+            reseed(seed)
+        elif hasattr(getattr(self.searcher, "rng", None), "seed"):
+            self.searcher.rng.seed(seed)
+
+    def choose(self, state, limits=None) -> Decision:
+        lim = limits_dict(limits) or self.limits
+        result = self.searcher.search(state, lim)
+        stats = result.stats
+        info: dict[str, Any] = {}
+        for f in STAT_FIELDS:
+            v = getattr(stats, f, None)
+            if v is not None:
+                info[f] = v
+        if result.pv:
+            try:
+                info["pv"] = pv_text(state, result.pv)
+            except Exception:  # a pv the position cannot print is not worth a lost game
+                pass
+        return Decision(result.move, result.value, info)
+
+    def close(self) -> None:
+        pass
+
+
+def pv_text(state, pv) -> str:
+    """The pv as move texts, each printed in the position where it is played (state restored)."""
+    out, pushed = [], 0
+    try:
+        for m in pv:
+            if state.result() is not None or m not in state.legal_moves():
+                break  # a pv patched from the TT may run past a legal line
+            out.append(state.move_str(m))
+            state.push(m)
+            pushed += 1
+    finally:
+        for _ in range(pushed):
+            state.pop()
+    return " ".join(out)

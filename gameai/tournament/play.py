@@ -1,0 +1,111 @@
+"""Play one scheduled game to the end and return its records (runs inside a worker).
+
+Players are created fresh for every game from their specs, so a game's result depends
+only on its task (specs, opening, seed, limits) and not on which worker played it or
+what it played before: that is what makes joblib, Dask and a resumed run agree.
+"""
+from __future__ import annotations
+
+import time
+import traceback
+from typing import Any
+
+from ..registry import load_game, make_player
+from .schedule import GameTask
+
+#: Columns copied from a Decision's info into moves.parquet (missing ones stay null).
+MOVE_STATS = ("depth", "seldepth", "nodes", "leaves", "cutoffs", "tt_hits", "researches")
+RESULT_TEXT = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
+
+
+def _choose(player, state, limits):
+    if limits and getattr(player, "accepts_limits", False):
+        return player.choose(state, limits=limits)
+    return player.choose(state)
+
+
+def play_game(task: GameTask) -> dict[str, Any]:
+    """Play ``task``; returns ``{"game": row, "moves": [rows]}`` (plain Python values)."""
+    t_start = time.perf_counter()
+    state = load_game(task.game)
+    for text in task.opening:
+        state.push(state.parse_move(text))
+    plies = len(task.opening)
+    players = [None, None]
+    move_rows: list[dict[str, Any]] = []
+    winner: int | None = None
+    reason = ""
+    error = ""
+    faulty = -1
+    try:
+        for side in (0, 1):
+            try:
+                players[side] = make_player(task.players[side])
+                players[side].new_game(task.seed + side)
+            except Exception as exc:  # a player that cannot even start loses
+                winner, faulty = 1 - side, side
+                reason = getattr(exc, "reason", "player-error")
+                error = f"{type(exc).__name__}: {exc}"
+                break
+        while faulty < 0:
+            outcome = state.result()
+            if outcome is not None:
+                winner, reason = outcome.winner, outcome.reason
+                break
+            if task.max_plies is not None and plies >= task.max_plies:
+                winner, reason = None, "ply-limit"
+                break
+            side = state.to_move
+            legal = state.legal_moves()
+            if not legal:
+                winner, reason = None, "no-moves"
+                break
+            key_before = state.key
+            t0 = time.perf_counter()
+            try:
+                d = _choose(players[side], state, task.limits)
+            except Exception as exc:
+                winner, faulty = 1 - side, side
+                reason = getattr(exc, "reason", "player-error")
+                error = f"{type(exc).__name__}: {exc}"
+                if reason == "player-error":
+                    error += "\n" + traceback.format_exc(limit=4)
+                break
+            dt = time.perf_counter() - t0
+            if state.key != key_before:
+                winner, faulty, reason = 1 - side, side, "corrupted-position"
+                error = "player left the position changed"
+                break
+            if d.move not in legal:
+                winner, faulty, reason = 1 - side, side, "illegal-move"
+                error = f"move {d.move!r} is not legal"
+                break
+            info = d.info or {}
+            row = {"game_id": task.game_id, "ply": plies, "side": side,
+                   "player": task.names[side], "move": state.move_str(d.move),
+                   "value": None if d.value is None else float(d.value)}
+            for k in MOVE_STATS:
+                v = info.get(k)
+                row[k] = None if v is None else int(v)
+            row["time_s"] = dt
+            move_rows.append(row)
+            state.push(d.move)
+            plies += 1
+    finally:
+        for p in players:
+            if p is not None:
+                try:
+                    p.close()
+                except Exception:
+                    pass
+    game_row = {
+        "game_id": task.game_id, "pairing": task.pairing, "pair": task.pair,
+        "player0": task.names[0], "player1": task.names[1],
+        "spec0": task.players[0], "spec1": task.players[1],
+        "opening_id": task.opening_id, "opening": " ".join(task.opening),
+        "result": RESULT_TEXT[winner], "winner": -1 if winner is None else int(winner),
+        "score0": 0.5 if winner is None else float(winner == 0),
+        "reason": reason, "faulty": faulty, "error": error, "plies": plies,
+        "time_s": time.perf_counter() - t_start, "seed": task.seed,
+    }
+    return {"game": game_row, "moves": move_rows}

@@ -1,0 +1,144 @@
+"""Tournament records on disk: games.parquet, moves.parquet and a crash-safe journal.
+
+Every finished game is appended at once to ``journal.jsonl`` (one JSON line, flushed and
+fsynced), then the two parquet tables are rewritten atomically (write to a temporary file,
+``os.replace``; throttled to ``flush_every`` seconds, always at the end). A killed run
+therefore loses no finished game: on restart the journal is read back (a torn last line
+is dropped) and only games not in it are played. Readers of the parquet files always see
+a complete file, never half of one.
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from ..errors import RecordError
+from ..manifest import atomic_write_bytes
+
+GAMES_SCHEMA = pa.schema([
+    ("game_id", pa.int64()), ("pairing", pa.int64()), ("pair", pa.int64()),
+    ("player0", pa.string()), ("player1", pa.string()),
+    ("spec0", pa.string()), ("spec1", pa.string()),
+    ("opening_id", pa.int64()), ("opening", pa.string()),
+    ("result", pa.string()), ("winner", pa.int64()), ("score0", pa.float64()),
+    ("reason", pa.string()), ("faulty", pa.int64()), ("error", pa.string()),
+    ("plies", pa.int64()), ("time_s", pa.float64()), ("seed", pa.int64()),
+])
+MOVES_SCHEMA = pa.schema([
+    ("game_id", pa.int64()), ("ply", pa.int64()), ("side", pa.int64()),
+    ("player", pa.string()), ("move", pa.string()), ("value", pa.float64()),
+    ("depth", pa.int64()), ("seldepth", pa.int64()), ("nodes", pa.int64()),
+    ("leaves", pa.int64()), ("cutoffs", pa.int64()), ("tt_hits", pa.int64()),
+    ("researches", pa.int64()), ("time_s", pa.float64()),
+])
+
+
+def _table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
+    cols = {f.name: [r.get(f.name) for r in rows] for f in schema}
+    return pa.Table.from_pydict(cols, schema=schema)
+
+
+def _parquet_bytes(table: pa.Table) -> bytes:
+    buf = io.BytesIO()
+    pq.write_table(table, buf)
+    return buf.getvalue()
+
+
+class RecordStore:
+    """The output folder of one tournament: load what exists, append finished games."""
+
+    GAMES = "games.parquet"
+    MOVES = "moves.parquet"
+    JOURNAL = "journal.jsonl"
+
+    def __init__(self, out: str | Path, flush_every: float = 2.0) -> None:
+        self.out = Path(out)
+        self.out.mkdir(parents=True, exist_ok=True)
+        self.flush_every = flush_every
+        self.games: dict[int, dict[str, Any]] = {}
+        self.moves: dict[int, list[dict[str, Any]]] = {}
+        self._last_flush = 0.0
+        self._dirty = False
+        self._load()
+
+    @property
+    def journal_path(self) -> Path:
+        return self.out / self.JOURNAL
+
+    def _load(self) -> None:
+        path = self.journal_path
+        if path.exists():
+            good: list[bytes] = []
+            raw = path.read_bytes().split(b"\n")
+            torn = False
+            for i, line in enumerate(raw):
+                if not line.strip():
+                    continue
+                try:
+                    rec = json.loads(line)
+                    gid = int(rec["game"]["game_id"])
+                except (ValueError, KeyError, TypeError):
+                    if i >= len(raw) - 2:  # a torn final line from a killed run
+                        torn = True
+                        continue
+                    raise RecordError(f"{path}: line {i + 1} is corrupt") from None
+                self.games[gid] = rec["game"]
+                self.moves[gid] = rec["moves"]
+                good.append(line)
+            if torn:  # rewrite without the torn line so appends start on a fresh line
+                atomic_write_bytes(path, b"".join(g + b"\n" for g in good))
+        elif (self.out / self.GAMES).exists():
+            # records without a journal (journal removed by hand): trust the tables
+            try:
+                games = pq.read_table(self.out / self.GAMES).to_pylist()
+                moves = pq.read_table(self.out / self.MOVES).to_pylist() if \
+                    (self.out / self.MOVES).exists() else []
+            except (OSError, pa.ArrowException) as exc:
+                raise RecordError(f"{self.out}: unreadable records: {exc}") from None
+            for g in games:
+                self.games[int(g["game_id"])] = g
+                self.moves.setdefault(int(g["game_id"]), [])
+            for m in moves:
+                self.moves.setdefault(int(m["game_id"]), []).append(m)
+            with open(path, "wb") as fh:
+                for gid in sorted(self.games):
+                    fh.write(self._line(gid))
+
+    def _line(self, gid: int) -> bytes:
+        return (json.dumps({"game": self.games[gid], "moves": self.moves.get(gid, [])},
+                           separators=(",", ":")) + "\n").encode()
+
+    def done_ids(self) -> set[int]:
+        return set(self.games)
+
+    def add(self, record: dict[str, Any]) -> None:
+        """Record one finished game durably (journal now, parquet tables soon)."""
+        gid = int(record["game"]["game_id"])
+        self.games[gid] = record["game"]
+        self.moves[gid] = record["moves"]
+        with open(self.journal_path, "ab") as fh:
+            fh.write(self._line(gid))
+            fh.flush()
+            os.fsync(fh.fileno())
+        self._dirty = True
+        if time.monotonic() - self._last_flush >= self.flush_every:
+            self.flush()
+
+    def games_rows(self) -> list[dict[str, Any]]:
+        return [self.games[g] for g in sorted(self.games)]
+
+    def flush(self) -> None:
+        """Rewrite games.parquet and moves.parquet atomically from everything recorded."""
+        games = self.games_rows()
+        moves = [m for g in sorted(self.moves) for m in sorted(self.moves[g], key=lambda r: r["ply"])]
+        atomic_write_bytes(self.out / self.GAMES, _parquet_bytes(_table(games, GAMES_SCHEMA)))
+        atomic_write_bytes(self.out / self.MOVES, _parquet_bytes(_table(moves, MOVES_SCHEMA)))
+        self._last_flush = time.monotonic()
+        self._dirty = False

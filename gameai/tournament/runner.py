@@ -1,0 +1,239 @@
+"""Run a tournament: schedule, play in parallel (joblib or Dask), record, report.
+
+Backends
+--------
+* ``joblib`` (default): ``--jobs N`` worker processes (loky) on this machine; results are
+  consumed as they finish (``return_as="generator_unordered"``).
+* ``dask``: a Dask distributed cluster; ``scheduler="tcp://host:port"`` joins an existing
+  cluster (every worker needs gameai installed), otherwise a ``LocalCluster`` with ``jobs``
+  single-threaded worker processes is started and shut down afterwards.
+
+Every game is a pure function of its task, and records are sorted by game id, so the same
+seed gives the same games on every backend and worker count (wall-clock columns aside;
+time-limited searches are the exception, since how far a search gets depends on load).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from ..errors import RecordError, SpecError
+from ..manifest import write_manifest
+from .play import play_game
+from .records import RecordStore
+from .schedule import GameTask, build_schedule, read_openings, unique_names
+from .standings import pairing_rows, player_rows, render, write_csv
+from .stats import SPRT
+
+BACKENDS = ("joblib", "dask")
+
+
+@dataclass
+class TournamentConfig:
+    """What determines the games (and so the records); the manifest stores it verbatim."""
+
+    game: str
+    players: list[str]
+    games: int = 2
+    seed: int = 0
+    format: str = "roundrobin"
+    opening_plies: int = 2
+    openings_file: str | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    time: float | None = None
+    max_plies: int | None = 400
+    sprt: str | None = None  # "elo0,elo1[,alpha,beta]"; only for two-player matches
+
+    def limits(self) -> dict[str, Any] | None:
+        d = {k: v for k, v in (("depth", self.depth), ("nodes", self.nodes), ("time", self.time))
+             if v is not None}
+        return d or None
+
+    def fingerprint(self) -> str:
+        """Hash of everything that shapes the game list (not jobs/backend/progress)."""
+        text = json.dumps(asdict(self), sort_keys=True)
+        if self.openings_file:
+            try:
+                text += Path(self.openings_file).read_text()
+            except OSError:
+                pass
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass
+class TournamentResult:
+    out: Path
+    games: list[dict[str, Any]]
+    played: int
+    skipped: int
+    stopped_by_sprt: str | None = None
+    pairings: list[dict[str, Any]] = field(default_factory=list)
+    players: list[dict[str, Any]] = field(default_factory=list)
+
+
+def make_tasks(cfg: TournamentConfig) -> list[GameTask]:
+    openings = read_openings(cfg.openings_file, cfg.game) if cfg.openings_file else None
+    return build_schedule(cfg.game, cfg.players, cfg.games, cfg.seed, cfg.format,
+                          cfg.opening_plies, openings, cfg.limits(), cfg.max_plies)
+
+
+def _joblib_results(tasks: list[GameTask], jobs: int) -> Iterator[dict[str, Any]]:
+    if jobs == 1:  # in-process: no worker start-up cost, easy to debug
+        for t in tasks:
+            yield play_game(t)
+        return
+    from joblib import Parallel, delayed
+    gen = Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(play_game)(t) for t in tasks)
+    try:
+        yield from gen
+    finally:
+        close = getattr(gen, "close", None)
+        if close:
+            close()  # abort pending tasks on early stop (SPRT) or error
+
+
+def _dask_results(tasks: list[GameTask], jobs: int, scheduler: str | None) -> Iterator[dict[str, Any]]:
+    from distributed import Client, LocalCluster, as_completed
+    cluster = None
+    if scheduler:
+        client = Client(scheduler)
+    else:
+        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        client = Client(cluster)
+    futures = client.map(play_game, tasks, pure=False)
+    try:
+        for fut in as_completed(futures):
+            yield fut.result()
+    finally:
+        client.cancel(futures)
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+class _Progress:
+    """tqdm bar with games done, the first player's W/D/L so far, and tqdm's ETA."""
+
+    def __init__(self, total: int, done: int, name: str, enabled: bool) -> None:
+        self.name = name
+        self.wdl = [0, 0, 0]
+        self.bar = None
+        if enabled:
+            from tqdm import tqdm
+            self.bar = tqdm(total=total, initial=done, unit="game", desc="tournament",
+                            file=sys.stderr, dynamic_ncols=True)
+
+    def count(self, game: dict[str, Any]) -> None:
+        for side in (0, 1):
+            if game[f"player{side}"] == self.name:
+                s = game["score0"] if side == 0 else 1 - game["score0"]
+                self.wdl[0 if s == 1 else 1 if s == 0.5 else 2] += 1
+
+    def update(self, game: dict[str, Any]) -> None:
+        self.count(game)
+        if self.bar is not None:
+            w, d, l_ = self.wdl
+            self.bar.set_postfix_str(f"{self.name[:24]} W/D/L {w}/{d}/{l_}", refresh=False)
+            self.bar.update(1)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _sprt_decision(cfg: TournamentConfig, sprt: SPRT | None, games: list[dict[str, Any]],
+                   order: list[str]) -> str | None:
+    if sprt is None or not games:
+        return None
+    rows = pairing_rows(games, sprt, order)
+    return rows[0]["sprt"] if rows and rows[0]["sprt"] != "-" else None
+
+
+def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = None,
+                   backend: str = "joblib", scheduler: str | None = None,
+                   progress: bool = True, log: Callable[[str], None] | None = print,
+                   flush_every: float = 2.0) -> TournamentResult:
+    """Play every game of ``cfg`` not yet recorded in ``out`` and write the reports."""
+    if backend not in BACKENDS:
+        raise SpecError(f"backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+    jobs = jobs or os.cpu_count() or 1
+    if jobs < 1:
+        raise SpecError(f"--jobs must be at least 1, got {jobs}")
+    sprt = SPRT.parse(cfg.sprt) if cfg.sprt else None
+    if sprt is not None and len(cfg.players) != 2:
+        raise SpecError("--sprt needs exactly two players")
+    out = Path(out)
+    tasks = make_tasks(cfg)  # validates specs' games/openings before touching the folder
+    order = unique_names(cfg.players)
+    fp = cfg.fingerprint()
+    man_path = out / "manifest.json"
+    if man_path.exists():
+        try:
+            old = json.loads(man_path.read_text())
+        except (OSError, ValueError) as exc:
+            raise RecordError(f"{man_path}: unreadable manifest: {exc}") from None
+        if old.get("fingerprint") != fp:
+            raise RecordError(f"{out} holds a different tournament (config differs: "
+                              f"{_diff(old.get('config', {}), asdict(cfg))}); use another --out")
+    store = RecordStore(out, flush_every=flush_every)
+    done = store.done_ids()
+    todo = [t for t in tasks if t.game_id not in done]
+    run_info = {"jobs": jobs, "backend": backend, "scheduler": scheduler}
+    write_manifest(man_path, asdict(cfg), cfg.seed, fingerprint=fp, status="running",
+                   games_scheduled=len(tasks), run=run_info)
+    stopped = _sprt_decision(cfg, sprt, store.games_rows(), order)
+    if log and done:
+        log(f"resuming: {len(done)} of {len(tasks)} games already recorded in {out}")
+    bar = _Progress(len(tasks), len(tasks) - len(todo), order[0], progress)
+    for g in store.games_rows():
+        bar.count(g)
+    played = 0
+    if todo and stopped is None:
+        workers = min(jobs, len(todo))
+        results = _joblib_results(todo, workers) if backend == "joblib" else \
+            _dask_results(todo, workers, scheduler)
+        try:
+            for rec in results:
+                store.add(rec)
+                played += 1
+                bar.update(rec["game"])
+                if sprt is not None:
+                    stopped = _sprt_decision(cfg, sprt, store.games_rows(), order)
+                    if stopped:
+                        break
+        finally:
+            close = getattr(results, "close", None)
+            if close:
+                close()
+            store.flush()
+            bar.close()
+    else:
+        store.flush()
+        bar.close()
+    games = store.games_rows()
+    prow = pairing_rows(games, sprt, order)
+    plrow = player_rows(games)
+    write_csv(out / "standings.csv", plrow)
+    write_csv(out / "pairings.csv", prow)
+    status = "finished" if len(games) == len(tasks) else f"stopped-by-sprt-{stopped}" if stopped else "incomplete"
+    write_manifest(man_path, asdict(cfg), cfg.seed, fingerprint=fp, status=status,
+                   games_scheduled=len(tasks), games_recorded=len(games), run=run_info,
+                   sprt_decision=stopped, files=["games.parquet", "moves.parquet",
+                                                 "journal.jsonl", "standings.csv", "pairings.csv"])
+    if log:
+        log(render(games, sprt, order))
+        if stopped:
+            log(f"SPRT stopped the match: {stopped} accepted")
+    return TournamentResult(out, games, played, len(tasks) - len(todo), stopped, prow, plrow)
+
+
+def _diff(old: dict[str, Any], new: dict[str, Any]) -> str:
+    keys = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
+    return ", ".join(f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in keys) or "openings file"

@@ -1,0 +1,131 @@
+"""Standings from game rows: per-pairing W/D/L with trinomial and pentanomial Elo, per-player table."""
+from __future__ import annotations
+
+import csv
+import math
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Iterable
+
+from .stats import SPRT, elo_pentanomial, elo_trinomial, los
+
+
+def _score_for(game: dict[str, Any], name: str) -> float:
+    s0 = float(game["score0"])
+    return s0 if game["player0"] == name else 1.0 - s0
+
+
+def pairing_rows(games: Iterable[dict[str, Any]], sprt: SPRT | None = None,
+                 order: list[str] | None = None) -> list[dict[str, Any]]:
+    """One row per pairing, from the point of view of the pairing's first-listed player.
+
+    The first-listed player ``a`` is the one earlier in ``order`` (the ``--player`` order;
+    default: colour 0 of the pairing's first game). Pairs are the two games of one opening with colours swapped;
+    an incomplete pair (the other game not played yet) is left out of the pentanomial.
+    """
+    by_pairing: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for g in games:
+        by_pairing[int(g["pairing"])].append(g)
+    rows = []
+    for pi in sorted(by_pairing):
+        gs = sorted(by_pairing[pi], key=lambda g: g["game_id"])
+        a, b = gs[0]["player0"], gs[0]["player1"]
+        if order and a in order and b in order and order.index(b) < order.index(a):
+            a, b = b, a
+        w = sum(1 for g in gs if _score_for(g, a) == 1.0)
+        d = sum(1 for g in gs if _score_for(g, a) == 0.5)
+        l_ = len(gs) - w - d
+        pairs: dict[int, list[float]] = defaultdict(list)
+        for g in gs:
+            pairs[int(g["pair"])].append(_score_for(g, a))
+        penta = [0] * 5
+        for scores in pairs.values():
+            if len(scores) == 2:
+                penta[int(round(2 * sum(scores)))] += 1
+        tri = elo_trinomial(w, d, l_)
+        pen = elo_pentanomial(penta)
+        row = {"pairing": pi, "player": a, "opponent": b, "games": len(gs),
+               "wins": w, "draws": d, "losses": l_, "score": (w + d / 2) / len(gs),
+               "elo": tri.elo, "elo_error": tri.error,
+               "penta": " ".join(map(str, penta)), "penta_elo": pen.elo, "penta_error": pen.error,
+               "los": los(w, l_),
+               "faults": sum(1 for g in gs if int(g.get("faulty", -1)) >= 0)}
+        if sprt is not None:
+            llr = sprt.llr_pentanomial(penta) if sum(penta) else sprt.llr_trinomial(w, d, l_)
+            row["llr"] = llr
+            row["sprt"] = sprt.decide(llr) or "-"
+        rows.append(row)
+    return rows
+
+
+def player_rows(games: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per player: games, W/D/L, points, score and a trinomial Elo against the field."""
+    acc: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for g in games:
+        for name in (g["player0"], g["player1"]):
+            s = _score_for(g, name)
+            acc[name][0 if s == 1.0 else 1 if s == 0.5 else 2] += 1
+    rows = []
+    for name, (w, d, l_) in acc.items():
+        n = w + d + l_
+        est = elo_trinomial(w, d, l_)
+        rows.append({"player": name, "games": n, "wins": w, "draws": d, "losses": l_,
+                     "points": w + d / 2, "score": (w + d / 2) / n,
+                     "elo_vs_field": est.elo, "elo_error": est.error})
+    rows.sort(key=lambda r: (-r["score"], r["player"]))
+    for i, r in enumerate(rows, 1):
+        r["rank"] = i
+    return rows
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "n/a"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+        return f"{v:.1f}" if abs(v) >= 1 else f"{v:.3f}"
+    return str(v)
+
+
+def format_table(rows: list[dict[str, Any]], columns: list[str]) -> str:
+    """A plain fixed-width text table."""
+    cells = [[c for c in columns]] + [[_fmt(r.get(c, "")) for c in columns] for r in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
+    lines = ["  ".join(c.ljust(w) if i < 1 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
+             for row in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def render(games: list[dict[str, Any]], sprt: SPRT | None = None,
+           order: list[str] | None = None) -> str:
+    """The terminal report: player standings, then every pairing with both Elo models."""
+    if not games:
+        return "no games played"
+    players = player_rows(games)
+    pairs = pairing_rows(games, sprt, order)
+    out = [format_table(players, ["player", "rank", "games", "wins", "draws", "losses", "points",
+                                  "score", "elo_vs_field", "elo_error"])]
+    cols = ["player", "opponent", "games", "wins", "draws", "losses", "score", "elo", "elo_error",
+            "penta", "penta_elo", "penta_error", "los", "faults"]
+    if sprt is not None:
+        cols += ["llr", "sprt"]
+    out.append("")
+    out.append(format_table(pairs, cols))
+    out.append("Elo: logistic, 95% interval; trinomial as cutechess-cli, pentanomial over "
+               "colour-swapped pairs (penta = pairs scoring 0,1/2,1,3/2,2 for the player).")
+    return "\n".join(out)
+
+
+def write_csv(path: str | Path, rows: list[dict[str, Any]]) -> None:
+    """Write rows as CSV (atomically, via a temporary file)."""
+    import io
+
+    from ..manifest import atomic_write_bytes
+    buf = io.StringIO()
+    if rows:
+        writer = csv.DictWriter(buf, fieldnames=list(rows[0].keys()))
+        writer.writeheader()
+        writer.writerows(rows)
+    atomic_write_bytes(path, buf.getvalue().encode())

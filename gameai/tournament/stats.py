@@ -1,0 +1,156 @@
+"""Match statistics: W/D/L, Elo difference with a 95% interval, LOS and SPRT.
+
+Formulas (all Elo are *logistic* Elo: expected score ``s = 1 / (1 + 10**(-elo/400))``,
+so ``elo(s) = -400 * log10(1/s - 1)``):
+
+* **Trinomial** (as cutechess-cli prints it): over ``n = W + D + L`` games the mean
+  score is ``mu = (W + D/2) / n``; the per-game variance is
+  ``var = (W (1-mu)^2 + D (1/2-mu)^2 + L mu^2) / n`` and the standard error of the mean
+  ``se = sqrt(var / n)``. The 95% interval of the score is ``mu +- z se`` with
+  ``z = Phi^-1(0.975) = 1.95996``; it is mapped through ``elo()`` and the reported error
+  is half its width, ``(elo(mu + z se) - elo(mu - z se)) / 2``.
+* **Pentanomial** (as fishtest and fastchess): games are grouped in colour-swapped pairs
+  (same opening, each side once); a pair scores 0, 1/2, 1, 3/2 or 2 points, counted in
+  ``[p0, p1, p2, p3, p4]``. Each pair's score fraction ``x in {0, 1/4, 1/2, 3/4, 1}`` is
+  one sample; mean, variance and interval as above but over pairs. Pairing removes the
+  opening/colour noise, so the interval is usually narrower and more honest.
+* **LOS** (likelihood of superiority, cutechess-cli): ``Phi((W - L) / sqrt(W + L))``.
+* **SPRT** (fishtest's generalised SPRT, logistic Elo bounds): with ``s0 = s(elo0)``,
+  ``s1 = s(elo1)`` and the sample mean/variance above (per game for trinomial, per pair
+  for pentanomial), ``LLR = N (s1 - s0) (2 mu - s0 - s1) / (2 var)``; stop accepting H1
+  when ``LLR >= log((1-beta)/alpha)``, accepting H0 when ``LLR <= log(beta/(1-alpha))``.
+
+The unit tests compare these functions with figures published by cutechess-cli, fastchess
+and fishtest runs (see tests/test_elo.py).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+
+Z95 = NormalDist().inv_cdf(0.975)
+PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
+
+
+def score_to_elo(score: float) -> float:
+    """Logistic Elo difference for an expected score in (0, 1); +-inf at the ends."""
+    if score <= 0.0:
+        return -math.inf
+    if score >= 1.0:
+        return math.inf
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def elo_to_score(elo: float) -> float:
+    """Expected score of the side that is ``elo`` points stronger."""
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+@dataclass(frozen=True)
+class EloEstimate:
+    """An Elo difference, its 95% error (half-width) and the interval it came from."""
+
+    elo: float
+    error: float
+    low: float
+    high: float
+    score: float
+    n: int  # games (trinomial) or pairs (pentanomial)
+
+    def __str__(self) -> str:
+        if self.n == 0:
+            return "n/a"
+        return f"{self.elo:+.1f} +/- {self.error:.1f}"
+
+
+def _estimate(values: tuple[float, ...], counts: list[int]) -> EloEstimate:
+    n = sum(counts)
+    if n == 0:
+        return EloEstimate(math.nan, math.nan, math.nan, math.nan, math.nan, 0)
+    mu = sum(v * c for v, c in zip(values, counts)) / n
+    var = sum(c * (v - mu) ** 2 for v, c in zip(values, counts)) / n
+    se = math.sqrt(var / n)
+    lo, hi = score_to_elo(mu - Z95 * se), score_to_elo(mu + Z95 * se)
+    err = (hi - lo) / 2 if math.isfinite(hi - lo) else math.inf
+    return EloEstimate(score_to_elo(mu), err, lo, hi, mu, n)
+
+
+def elo_trinomial(wins: int, draws: int, losses: int) -> EloEstimate:
+    """Elo +- 95% error from W/D/L counts (cutechess-cli's formula; module docstring)."""
+    return _estimate((1.0, 0.5, 0.0), [wins, draws, losses])
+
+
+def elo_pentanomial(pairs: list[int] | tuple[int, ...]) -> EloEstimate:
+    """Elo +- 95% error from pair counts ``[p0..p4]`` (pair points 0, 1/2, 1, 3/2, 2)."""
+    if len(pairs) != 5:
+        raise ValueError(f"pentanomial counts need 5 entries, got {len(pairs)}")
+    return _estimate(PAIR_SCORES, list(pairs))
+
+
+def los(wins: int, losses: int) -> float:
+    """Likelihood of superiority in [0, 1] (draws carry no information here)."""
+    if wins + losses == 0:
+        return 0.5
+    return NormalDist().cdf((wins - losses) / math.sqrt(wins + losses))
+
+
+def _llr(values: tuple[float, ...], counts: list[int], elo0: float, elo1: float) -> float:
+    n = sum(counts)
+    if n == 0:
+        return 0.0
+    mu = sum(v * c for v, c in zip(values, counts)) / n
+    var = sum(c * (v - mu) ** 2 for v, c in zip(values, counts)) / n
+    if var <= 0.0:
+        return 0.0  # all samples equal: no evidence about spread yet
+    s0, s1 = elo_to_score(elo0), elo_to_score(elo1)
+    return n * (s1 - s0) * (2 * mu - s0 - s1) / (2 * var)
+
+
+@dataclass(frozen=True)
+class SPRT:
+    """Sequential probability ratio test of H0: elo = elo0 against H1: elo = elo1."""
+
+    elo0: float = 0.0
+    elo1: float = 10.0
+    alpha: float = 0.05
+    beta: float = 0.05
+
+    def __post_init__(self) -> None:
+        if not (0 < self.alpha < 1 and 0 < self.beta < 1):
+            raise ValueError(f"SPRT alpha and beta must be in (0, 1), got {self.alpha}, {self.beta}")
+        if self.elo1 <= self.elo0:
+            raise ValueError(f"SPRT needs elo0 < elo1, got {self.elo0}, {self.elo1}")
+
+    @property
+    def lower(self) -> float:
+        return math.log(self.beta / (1 - self.alpha))
+
+    @property
+    def upper(self) -> float:
+        return math.log((1 - self.beta) / self.alpha)
+
+    def llr_trinomial(self, wins: int, draws: int, losses: int) -> float:
+        return _llr((1.0, 0.5, 0.0), [wins, draws, losses], self.elo0, self.elo1)
+
+    def llr_pentanomial(self, pairs: list[int] | tuple[int, ...]) -> float:
+        return _llr(PAIR_SCORES, list(pairs), self.elo0, self.elo1)
+
+    def decide(self, llr: float) -> str | None:
+        """``"H1"`` (elo1 accepted), ``"H0"`` or None to keep playing."""
+        if llr >= self.upper:
+            return "H1"
+        if llr <= self.lower:
+            return "H0"
+        return None
+
+    @classmethod
+    def parse(cls, text: str) -> "SPRT":
+        """``"elo0,elo1[,alpha,beta]"`` from the command line."""
+        try:
+            parts = [float(x) for x in text.split(",")]
+        except ValueError:
+            raise ValueError(f"--sprt {text!r}: expected numbers elo0,elo1[,alpha,beta]") from None
+        if len(parts) not in (2, 4):
+            raise ValueError(f"--sprt {text!r}: expected elo0,elo1 or elo0,elo1,alpha,beta")
+        return cls(*parts)
