@@ -574,10 +574,16 @@ def _parse_fen(fen: str) -> tuple[list[int], int, int, int]:
     for i, row in enumerate(ranks):
         r = 9 - i
         f = 0
-        for ch in row:
+        run = ""  # a run of digits ("10") is one count of empty files
+        for ch in row + " ":
             if ch.isdigit():
-                f += int(ch)
+                run += ch
                 continue
+            if run:
+                f += int(run)
+                run = ""
+            if ch == " ":
+                break
             t = READ_LETTER.get(ch.lower())
             if t is None:
                 raise PositionError(f"xiangqi FEN {fen!r}: unknown piece letter {ch!r} in rank {r} "
