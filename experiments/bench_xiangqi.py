@@ -1,0 +1,130 @@
+"""Xiangqi perft speed: ours (public API and bulk) side by side with cchess and OpenSpiel.
+
+Run: ``gameai bench xiangqi -- --depth 3`` (or ``python -m experiments.bench_xiangqi``).
+
+Rows
+* ``gameai public``: ``gameai.perft`` through ``legal_moves``/``push``/``pop`` with a full
+  make/unmake at every leaf (the number the issue's 300k leaves/s goal is about).
+* ``gameai bulk``: ``state.perft`` counts the last ply with ``len(legal_moves())``.
+* ``cchess``: the pure-Python ``cchess`` library; it has no unmake, so each child is a
+  board copy (its natural way to walk a tree); legality = its ``is_valid_move`` plus
+  ``is_checked_move``.
+* ``openspiel apply/undo``: OpenSpiel's C++ ``xiangqi`` driven from Python with
+  ``apply_action``/``undo_action`` at every leaf; ``openspiel bulk``: ``child`` states and
+  ``len(legal_actions())`` at the last ply (C++ does the leaf work).
+Peers that are not installed print "not installed". Each row also checks its count.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Callable
+
+import gameai
+from gameai.games.xiangqi import START_FEN
+
+
+def _timed(fn: Callable[[], int], min_time: float) -> tuple[int, float]:
+    """Run ``fn`` until at least ``min_time`` s have passed; return (count, best seconds)."""
+    best, total, count = float("inf"), 0.0, 0
+    while total < min_time or best == float("inf"):
+        t = time.perf_counter()
+        count = fn()
+        dt = time.perf_counter() - t
+        best = min(best, dt)
+        total += dt
+    return count, best
+
+
+def _cchess_runner(fen: str, depth: int) -> Callable[[], int] | str:
+    try:
+        import cchess
+    except ImportError:
+        return "not installed (pip install cchess)"
+
+    def legal(b):
+        return [(f, t) for f, t in b.create_moves() if b.is_valid_move(f, t) and not b.is_checked_move(f, t)]
+
+    def perft(b, d):
+        total = 0
+        for f, t in legal(b):
+            c = b.copy()
+            c._move_piece(f, t)
+            c.next_turn()
+            total += 1 if d == 1 else perft(c, d - 1)
+        return total
+
+    board = cchess.ChessBoard(" ".join(fen.split()[:2]))
+    return lambda: perft(board, depth)
+
+
+def _openspiel_runners(fen: str, depth: int) -> dict[str, Callable[[], int] | str]:
+    names = ("openspiel apply/undo", "openspiel bulk")
+    try:
+        import pyspiel
+    except ImportError:
+        return {n: "not installed (pip install open-spiel)" for n in names}
+    if fen != START_FEN:
+        return {n: "skipped (OpenSpiel xiangqi cannot load a FEN)" for n in names}
+    game = pyspiel.load_game("xiangqi")
+
+    def full(s, d):
+        total = 0
+        for a in s.legal_actions():
+            p = s.current_player()
+            s.apply_action(a)
+            total += 1 if d == 1 else full(s, d - 1)
+            s.undo_action(p, a)
+        return total
+
+    def bulk(s, d):
+        acts = s.legal_actions()
+        if d == 1:
+            return len(acts)
+        return sum(bulk(s.child(a), d - 1) for a in acts)
+
+    return {names[0]: lambda: full(game.new_initial_state(), depth),
+            names[1]: lambda: bulk(game.new_initial_state(), depth)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="gameai bench xiangqi", description=__doc__.splitlines()[0])
+    ap.add_argument("--depth", type=int, default=3)
+    ap.add_argument("--fen", default=START_FEN)
+    ap.add_argument("--min-time", type=float, default=1.0, help="repeat each run for at least this long (s)")
+    ap.add_argument("--no-peers", action="store_true", help="only time gameai")
+    args = ap.parse_args(argv)
+
+    state = gameai.load_game("xiangqi", fen=args.fen)
+    rows: dict[str, Callable[[], int] | str] = {
+        "gameai public": lambda: gameai.perft(state, args.depth),
+        "gameai bulk": lambda: state.perft(args.depth),
+    }
+    if not args.no_peers:
+        rows["cchess"] = _cchess_runner(args.fen, args.depth)
+        rows.update(_openspiel_runners(args.fen, args.depth))
+
+    print(f"xiangqi perft depth {args.depth}, fen {args.fen}")
+    results: dict[str, tuple[int, float]] = {}
+    for name, run in rows.items():
+        if isinstance(run, str):
+            print(f"  {name:<22} {run}")
+            continue
+        # the slow pure-Python peer gets a single run
+        results[name] = _timed(run, 0.0 if name == "cchess" else args.min_time)
+        n, dt = results[name]
+        print(f"  {name:<22} {n:>12,} leaves {dt:9.3f} s {n / dt:>14,.0f} leaves/s", flush=True)
+
+    counts = {n for n, _ in results.values()}
+    if len(counts) > 1:
+        print(f"  WARNING: leaf counts differ: { {k: v[0] for k, v in results.items()} }")
+    ours = results["gameai public"][0] / results["gameai public"][1]
+    print("ratios (gameai public / peer, >1 means gameai is faster):")
+    for name, (n, dt) in results.items():
+        if name != "gameai public":
+            print(f"  vs {name:<22} {ours / (n / dt):8.2f}x")
+    return 0 if len(counts) == 1 else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
