@@ -80,7 +80,10 @@ class Gomoku:
         self._centre = geo.index(size // 2, size // 2)
         self.board = empty_board(geo)
         self.near = [0] * geo.ncells          # stones within `radius` of each point
+        self.bnear = [0] * geo.ncells         # black stones <= 4 steps away along a line
+        self._line_neigh = geo.line_neigh
         self._cand: set[int] = set()           # empty points with near > 0
+        self._legal_cache: dict[int, tuple[int, ...]] = {}  # renju, black to move: key -> moves
         self.line_codes = [3 ** len(line) for line in geo.lines]
         self.placed: list[int] = []            # every stone, setup stones first
         self.move_stack: list[int] = []
@@ -180,6 +183,10 @@ class Gomoku:
         near = self.near
         cand = self._cand
         board = self.board
+        if color == BLACK:
+            bn = self.bnear
+            for q in self._line_neigh[i]:
+                bn[q] += sign
         if sign > 0:
             cand.discard(i)
             for q in self._neigh[i]:
@@ -253,8 +260,16 @@ class Gomoku:
             b = self.board
             moves = [i for i in self.geo.cells if b[i] == EMPTY]
         if self.rule == "renju" and not (len(self.placed) & 1):
-            b, dirs = self.board, self.dirs
-            moves = [m for m in moves if not maybe_forbidden(b, m, dirs) or forbidden_at(b, m, dirs) is None]
+            cached = self._legal_cache.get(self._key)
+            if cached is not None:
+                return list(cached)
+            b, dirs, bn = self.board, self.dirs, self.bnear
+            # every forbidden shape needs >= 4 other black stones on p's lines nearby
+            moves = [m for m in moves if bn[m] < 4 or not maybe_forbidden(b, m, dirs)
+                     or forbidden_at(b, m, dirs) is None]
+            if len(self._legal_cache) >= 200_000:
+                self._legal_cache.clear()
+            self._legal_cache[self._key] = tuple(moves)
         return moves
 
     def forbidden(self, point: str | int) -> str | None:
@@ -330,9 +345,10 @@ class Gomoku:
     def copy(self) -> "Gomoku":
         other = object.__new__(Gomoku)
         other.__dict__.update(self.__dict__)
-        for attr in ("board", "near", "line_codes", "placed", "move_stack", "_winners"):
+        for attr in ("board", "near", "bnear", "line_codes", "placed", "move_stack", "_winners"):
             setattr(other, attr, list(getattr(self, attr)))
         other._cand = set(self._cand)
+        other._legal_cache = {}
         return other
 
     def __str__(self) -> str:

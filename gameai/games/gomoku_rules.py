@@ -39,6 +39,7 @@ class Geometry:
     dirs: tuple[int, int, int, int]   # horizontal, vertical, diagonal /, diagonal \
     lines: tuple[tuple[int, ...], ...]  # every row/column/diagonal with >= 5 cells
     cell_lines: tuple[tuple[tuple[int, int], ...], ...]  # per index: (line id, 3**pos)
+    line_neigh: tuple[tuple[int, ...], ...]  # per index: on-board cells <= 4 steps along a line
     _neigh: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def index(self, col: int, row: int) -> int:
@@ -87,8 +88,22 @@ def geometry(size: int) -> Geometry:
     for lid, line in enumerate(lines):
         for pos, i in enumerate(line):
             cl[i].append((lid, 3 ** pos))
-    return Geometry(size, W, ncells, cells, (1, W, W + 1, W - 1), tuple(lines),
-                    tuple(tuple(x) for x in cl))
+    dirs = (1, W, W + 1, W - 1)
+    onboard = set(cells)
+    ln: list[tuple[int, ...]] = [()] * ncells
+    for i in cells:
+        out = []
+        for d in dirs:
+            for s in (d, -d):
+                j = i + s
+                for _ in range(4):
+                    if j not in onboard:
+                        break
+                    out.append(j)
+                    j += s
+        ln[i] = tuple(out)
+    return Geometry(size, W, ncells, cells, dirs, tuple(lines),
+                    tuple(tuple(x) for x in cl), tuple(ln))
 
 
 def empty_board(geo: Geometry) -> list[int]:
@@ -209,6 +224,9 @@ def _black_near(board: list[int], p: int, d: int) -> int:
 
 def maybe_forbidden(board: list[int], p: int, dirs) -> bool:
     """Cheap necessary condition for ``forbidden_at``: enough black stones nearby.
+
+    (The game keeps an even cheaper one incrementally: every forbidden shape needs at
+    least four other black stones within four steps of ``p`` along its lines.)
 
     An overline or a one-line double-four needs 4+ black stones on one line near ``p``;
     a double-four or double-three needs 2+ on each of two lines.
