@@ -52,7 +52,8 @@ def _build_core(o: "Searcher", state, ev, tt, hist, killers, stop_check):
     c = dict.fromkeys(_COUNTERS, 0)
     nodes = leaves = terminals = interior = cutoffs = fmc = probes = hits = ttcuts = res = 0
     seldepth = 0
-    next_check = o._check_every
+    every, node_limit = o._check_every, o._node_limit
+    next_check = every if node_limit is None else min(every, node_limit)
     root_best: list = [None]
 
     def term_value(r, ply):
@@ -104,7 +105,9 @@ def _build_core(o: "Searcher", state, ev, tt, hist, killers, stop_check):
             leaves += 1
             return ev(state)
         if nodes >= next_check:
-            next_check = nodes + o._check_every
+            next_check = nodes + every
+            if node_limit is not None and nodes < node_limit < next_check:
+                next_check = node_limit
             if stop_check(nodes):
                 raise _Abort(ply)
         a0 = alpha
@@ -270,6 +273,7 @@ class Searcher:
         self._evals: dict[str, Any] = {}
         self._root_first = None
         self._check_every = 1024
+        self._node_limit: int | None = None
         self.name = self._describe()
 
     def _describe(self) -> str:
@@ -332,8 +336,8 @@ class Searcher:
             return (node_limit is not None and nodes >= node_limit) or \
                 (deadline is not None and time.perf_counter() >= deadline)
 
-        self._check_every = 1 if node_limit is not None and node_limit < 4096 else \
-            64 if deadline is not None else 1024
+        self._check_every = 64 if deadline is not None else 1024
+        self._node_limit = node_limit
         negamax, counters, add_root, add_research, pvt, root_best = _build_core(
             self, state, ev, self.tt, self.history, self.killers, stop_check)
         if state.result() is not None or not state.legal_moves():
