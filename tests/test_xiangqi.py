@@ -245,20 +245,25 @@ def _check_incremental(s):
     assert s.material_score == material_from_scratch(s)
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(8))
 def test_random_playouts_push_pop_restore_everything(seed):
     rng = random.Random(seed)
     s = gameai.load_game("xiangqi", repetitions=2)
     trail = []
-    while s.result() is None and s.ply < 160:
+    while s.result() is None and s.ply < 300:
         _check_incremental(s)
         trail.append((s.fen(), s.key, s.pst_score, s.material_score, s.result()))
         moves = s.legal_moves()
+        assert s.result() is None and moves  # no legal move <=> mate/stalemate result
         caps = s.noisy_moves()
         assert set(caps) <= set(moves) and all(s.is_capture(m) for m in caps)
         assert len(caps) == sum(1 for m in moves if s.is_capture(m))
         s.push(rng.choice(moves))
     _check_incremental(s)
+    res = s.result()
+    if res is not None:
+        assert (res.reason in ("checkmate", "stalemate")) == (s.legal_moves() == [])
+        assert res.reason != "checkmate" or s.in_check()
     # the cached result equals a fresh computation from a rebuilt game
     assert s.copy().result() == s.result()
     while trail:
@@ -346,7 +351,7 @@ def test_cross_check_against_cchess(seed):
     while s.ply < 80 and s.legal_moves():
         fen = s.fen()
         assert moves_of(s) == _cchess_moves(" ".join(fen.split()[:2])), fen
-        s.push(rng.choice(s.legal_moves()))
+        s.push(_biased_choice(s, rng) if seed % 2 else rng.choice(s.legal_moves()))
 
 
 def _spiel_iccs(state, action):
@@ -357,15 +362,36 @@ def _spiel_iccs(state, action):
     return f"{'abcdefghi'[c1]}{9 - r1}{'abcdefghi'[c2]}{9 - r2}"
 
 
-@pytest.mark.parametrize("seed", range(3))
+def _biased_choice(s, rng):
+    """Prefer checks and captures so that playouts reach checkmates and stalemates."""
+    moves = s.legal_moves()
+    r = rng.random()
+    if r < 0.3:
+        checks = [m for m in moves if s.gives_check(m)]
+        if checks:
+            return rng.choice(checks)
+    if r < 0.8:
+        caps = s.noisy_moves()
+        if caps:
+            return rng.choice(caps)
+    return rng.choice(moves)
+
+
+@pytest.mark.parametrize("seed", range(12))
 def test_cross_check_against_openspiel(seed):
+    """Same legal move sets at every ply and the same winner when the game ends by mate or
+    stalemate (OpenSpiel ends games itself after 500 plies)."""
     pyspiel = pytest.importorskip("pyspiel")
-    rng = random.Random(200 + seed)
+    rng = random.Random(300 + seed)
     st_ = pyspiel.load_game("xiangqi").new_initial_state()
-    s = gameai.load_game("xiangqi")
-    while s.ply < 100 and not st_.is_terminal() and s.legal_moves():
+    s = gameai.load_game("xiangqi", max_plies_without_capture=None, repetitions=10**6)
+    while not st_.is_terminal() and s.legal_moves():
         theirs = {_spiel_iccs(st_, a): a for a in st_.legal_actions()}
         assert moves_of(s) == sorted(theirs), s.fen()
-        m = rng.choice(s.legal_moves())
+        m = _biased_choice(s, rng)
         st_.apply_action(theirs[s.move_str(m)])
         s.push(m)
+    if not s.legal_moves():
+        res = s.result()
+        assert st_.is_terminal() and res.reason in ("checkmate", "stalemate")
+        assert st_.returns()[res.winner] == 1.0

@@ -322,12 +322,17 @@ class Xiangqi:
         top = self._undo[-1] if self._undo else None
         if self._pm_top is top and top is not None:
             return self._pm
+        out = list(self._gen_pseudo())
+        self._pm_top = top
+        self._pm = out
+        return out
+
+    def _gen_pseudo(self):
+        """Yield pseudo-legal moves lazily (so "is there any legal move?" can stop early)."""
         b = self.board
         side = self._side
         land = LAND[side]
         own = OWN[side]
-        out: list[int] = []
-        app = out.append
         kt = KING_T[side]
         at = ADVISOR_T[side]
         et = ELEPHANT_T[side]
@@ -344,13 +349,13 @@ class Xiangqi:
                         q = b[to]
                         if q:
                             if land[q]:
-                                app(base | to)
+                                yield base | to
                             break
-                        app(base | to)
+                        yield base | to
             elif t == HORSE:
                 for to, lg, m in HORSE_T[fr]:
                     if not b[lg] and land[b[to]]:
-                        app(m)
+                        yield m
             elif t == CANNON:
                 base = fr << 8
                 for ray in RAYS[fr]:
@@ -360,37 +365,36 @@ class Xiangqi:
                         if screen:
                             if q:
                                 if land[q]:
-                                    app(base | to)
+                                    yield base | to
                                 break
                         elif q:
                             screen = True
                         else:
-                            app(base | to)
+                            yield base | to
             elif t == PAWN:
                 for to, m in pt[fr]:
                     if land[b[to]]:
-                        app(m)
+                        yield m
             elif t == ELEPHANT:
                 for to, eye, m in et[fr]:
                     if not b[eye] and land[b[to]]:
-                        app(m)
+                        yield m
             elif t == ADVISOR:
                 for to, m in at[fr]:
                     if land[b[to]]:
-                        app(m)
+                        yield m
             else:
                 for to, m in kt[fr]:
                     if land[b[to]]:
-                        app(m)
-        self._pm_top = top
-        self._pm = out
-        return out
+                        yield m
 
     def _any_legal(self) -> bool:
         """Early-exit test: does the side to move have at least one legal move?"""
         side = self._side
         k = self._kings[side]
-        for m in self._pseudo():
+        top = self._undo[-1] if self._undo else None
+        moves = self._pm if (self._pm_top is top and top is not None) else self._gen_pseudo()
+        for m in moves:
             if self._safe_full(m, k, side):
                 return True
         return False
