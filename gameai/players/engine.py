@@ -61,6 +61,7 @@ class EnginePlayer:
         self.proc: subprocess.Popen | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._ready = False
+        self._broken = False
         self._sent: list | None = None  # gomocup: moves the engine knows
         self._started_size: int | None = None
         self._rule: int | None = None
@@ -77,6 +78,7 @@ class EnginePlayer:
         self._lines = queue.Queue()
         threading.Thread(target=self._pump, args=(self.proc, self._lines), daemon=True).start()
         self._ready = False
+        self._broken = False
         self._sent = None
         self._started_size = None
         self._rule = None
@@ -107,6 +109,7 @@ class EnginePlayer:
         try:
             line = self._lines.get(timeout=max(0.0, left))
         except queue.Empty:
+            self._broken = True  # mid-search and unresponsive: kill rather than ask to quit
             raise EngineFault("engine-timeout", f"no reply within {self.timeout:g} s") from None
         if line is None:
             self._lines.put(None)  # keep reporting EOF
@@ -156,10 +159,11 @@ class EnginePlayer:
         if proc is None:
             return
         try:
-            if proc.poll() is None:
+            if proc.poll() is None and not self._broken:
                 proc.stdin.write("END\n" if self.protocol == "gomocup" else "quit\n")
                 proc.stdin.flush()
-                proc.wait(timeout=2)
+                proc.stdin.close()  # EOF as well: most engines stop on either
+                proc.wait(timeout=1)
         except (OSError, ValueError, subprocess.TimeoutExpired):
             pass
         if proc.poll() is None:

@@ -44,12 +44,15 @@ class SearchPlayer:
         self.limits = limits_dict({"depth": depth, "nodes": nodes, "time": time})
 
     def new_game(self, seed: int) -> None:
-        self.searcher.new_game()
-        reseed = getattr(self.searcher, "seed", None)
-        if callable(reseed):
-            reseed(seed)
-        elif hasattr(getattr(self.searcher, "rng", None), "seed"):
-            self.searcher.rng.seed(seed)
+        import inspect
+        try:
+            takes_seed = "seed" in inspect.signature(self.searcher.new_game).parameters
+        except (TypeError, ValueError):
+            takes_seed = False
+        if takes_seed:  # randomised searchers (mcts) get the game's seed
+            self.searcher.new_game(seed=seed)
+        else:
+            self.searcher.new_game()
 
     def choose(self, state, limits=None) -> Decision:
         lim = limits_dict(limits) or self.limits

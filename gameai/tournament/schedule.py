@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import GameError, PositionError, SpecError
 from ..registry import load_game
+from ..spec import parse_spec
 
 FORMATS = ("roundrobin", "gauntlet")
 
@@ -39,11 +40,33 @@ def derive_seed(*parts: Any) -> int:
     return random.Random("/".join(map(str, parts))).getrandbits(63)
 
 
+def check_player_spec(spec: str) -> None:
+    """Raise SpecError now (not in every game) for an unknown player or parameter."""
+    from ..registry import PLAYERS, SEARCHERS
+    name, _ = parse_spec(spec)
+    if name in PLAYERS.names():
+        PLAYERS.resolve(spec)
+    elif name in SEARCHERS.names():
+        SEARCHERS.resolve(spec)
+    else:
+        raise SpecError(f"unknown player {name!r}; players: {', '.join(PLAYERS.names())}; "
+                        f"searchers: {', '.join(SEARCHERS.names())}")
+
+
+def display_name(spec: str) -> str:
+    """A player's name: its ``name=`` parameter when the spec has one, else the spec."""
+    try:
+        name = parse_spec(spec)[1].get("name")
+    except SpecError:
+        return spec
+    return str(name) if name else spec
+
+
 def unique_names(specs: list[str]) -> list[str]:
-    """Player names: the spec itself, with ``#2``, ``#3`` appended to repeats."""
+    """Player names (:func:`display_name`), with ``#2``, ``#3`` appended to repeats."""
     seen: dict[str, int] = {}
     out = []
-    for s in specs:
+    for s in map(display_name, specs):
         seen[s] = seen.get(s, 0) + 1
         out.append(s if seen[s] == 1 else f"{s}#{seen[s]}")
     return out
@@ -130,6 +153,8 @@ def build_schedule(game: str, players: list[str], games: int, seed: int,
     """
     if games < 1:
         raise SpecError(f"--games must be at least 1, got {games}")
+    for spec in players:
+        check_player_spec(spec)
     names = unique_names(players)
     pairs = pairings(len(players), fmt)
     n_open = (games + 1) // 2

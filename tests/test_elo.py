@@ -1,0 +1,92 @@
+"""Elo, LOS and SPRT against figures published by other tools (not by this code).
+
+Sources (W-L-D as printed by the tool, then its Elo line):
+* cutechess-cli, JoAnnP38/Pedantic PR #8: 332-316-352 -> "Elo difference: 5.6 +/- 17.3,
+  LOS: 73.5 %".
+* cutechess-cli, kelseyde/calvin-chess-engine PR #97: 143-129-368 -> 7.6 +/- 17.5, LOS 80.2 %;
+  540-531-1590 -> 1.2 +/- 8.4, LOS 60.8 %; 1216-1199-3939 -> 0.9 +/- 5.3, LOS 63.5 %.
+* cutechess-cli, princesslana/princhess PRs #265/#210: 65-66-69 -> -1.7 +/- 39.1, LOS 46.5 %;
+  745-678-501 -> 12.1 +/- 13.3, LOS 96.2 %, SPRT bounds -2.94/2.94 (alpha = beta = 0.05)
+  and -2.25/2.89 (alpha 0.05, beta 0.1).
+* fastchess, Disservin/fastchess issue #807: 30 W, 84 L, 6 D, Ptnml(0-2) [30, 6, 18, 0, 6]
+  -> "Elo: -168.40 +/- 73.37" (pentanomial).
+* fishtest, official-stockfish/Stockfish PR #3209: STC {-0.25, 1.25}, Ptnml(0-2)
+  253, 4282, 17604, 4431, 286 -> LLR 2.94; LTC {0.25, 1.25}, Ptnml 58, 3302, 33130, 3518,
+  84 -> LLR 2.97.
+cutechess-cli approximates the normal quantile; we use the exact one, so its printed
+errors are matched to its printed precision (+-0.1).
+"""
+import math
+
+import pytest
+
+from gameai.tournament.stats import (SPRT, elo_pentanomial, elo_to_score, elo_trinomial, los,
+                                     score_to_elo)
+
+CUTECHESS = [  # wins, losses, draws, elo, error, los %
+    (332, 316, 352, 5.6, 17.3, 73.5),
+    (143, 129, 368, 7.6, 17.5, 80.2),
+    (540, 531, 1590, 1.2, 8.4, 60.8),
+    (1216, 1199, 3939, 0.9, 5.3, 63.5),
+    (65, 66, 69, -1.7, 39.1, 46.5),
+    (745, 678, 501, 12.1, 13.3, 96.2),
+]
+
+
+@pytest.mark.parametrize("w,l,d,elo,err,los_pct", CUTECHESS)
+def test_trinomial_matches_cutechess(w, l, d, elo, err, los_pct):
+    est = elo_trinomial(w, d, l)
+    assert est.elo == pytest.approx(elo, abs=0.051)
+    assert est.error == pytest.approx(err, abs=0.1)
+    assert 100 * los(w, l) == pytest.approx(los_pct, abs=0.051)
+
+
+def test_pentanomial_matches_fastchess():
+    est = elo_pentanomial([30, 6, 18, 0, 6])
+    assert est.elo == pytest.approx(-168.40, abs=0.005)
+    assert est.error == pytest.approx(73.37, abs=0.005)
+    assert est.n == 60 and est.score == pytest.approx(33 / 120)
+
+
+@pytest.mark.parametrize("penta,elo0,elo1,llr", [
+    ([253, 4282, 17604, 4431, 286], -0.25, 1.25, 2.94),
+    ([58, 3302, 33130, 3518, 84], 0.25, 1.25, 2.97),
+])
+def test_sprt_llr_matches_fishtest(penta, elo0, elo1, llr):
+    s = SPRT(elo0, elo1, 0.05, 0.05)
+    assert s.llr_pentanomial(penta) == pytest.approx(llr, abs=0.005)
+    # fishtest stopped both tests at the upper bound; our approximation (fishtest's own
+    # normalised GSPRT formula, not its exact MLE) lands within 0.01 of it
+    assert s.upper - 0.01 < s.llr_pentanomial(penta)
+
+
+def test_sprt_bounds_match_cutechess():
+    assert SPRT(0, 10, 0.05, 0.05).lower == pytest.approx(-2.94, abs=0.005)
+    assert SPRT(0, 10, 0.05, 0.05).upper == pytest.approx(2.94, abs=0.005)
+    assert SPRT(0, 10, 0.05, 0.10).lower == pytest.approx(-2.25, abs=0.005)
+    assert SPRT(0, 10, 0.05, 0.10).upper == pytest.approx(2.89, abs=0.005)
+
+
+def test_sprt_rejects_bad_parameters_and_decides_h0_on_losses():
+    with pytest.raises(ValueError):
+        SPRT(5, 0)
+    with pytest.raises(ValueError):
+        SPRT.parse("0,5,2,0.05")
+    s = SPRT.parse("0,5")
+    assert s.decide(s.llr_trinomial(100, 200, 300)) == "H0"
+    assert s.decide(s.llr_trinomial(10, 20, 10)) is None
+
+
+def test_score_elo_round_trip_and_edges():
+    for e in (-600, -100, 0, 35.5, 400):
+        assert score_to_elo(elo_to_score(e)) == pytest.approx(e)
+    assert score_to_elo(0.75) == pytest.approx(190.85, abs=0.01)  # textbook: 75% ~ +191
+    assert score_to_elo(1.0) == math.inf and score_to_elo(0.0) == -math.inf
+    assert elo_trinomial(0, 0, 0).n == 0 and str(elo_trinomial(0, 0, 0)) == "n/a"
+
+
+def test_symmetry_swapping_sides_negates_elo():
+    a, b = elo_trinomial(30, 50, 20), elo_trinomial(20, 50, 30)
+    assert a.elo == pytest.approx(-b.elo) and a.error == pytest.approx(b.error)
+    p, q = elo_pentanomial([1, 5, 10, 8, 2]), elo_pentanomial([2, 8, 10, 5, 1])
+    assert p.elo == pytest.approx(-q.elo)
