@@ -1,0 +1,170 @@
+"""Gomoku evaluators (gomoku.position, gomoku.patterns, gomoku.pointweight) and the
+pointweight player. Expected numbers are worked out by hand from the documents' tables and
+formulas (shown next to each assertion), not taken from the code's own output."""
+import random
+
+import pytest
+
+import gameai
+from gameai import SpecError
+from gameai.evaluators.gomoku_patterns import FEATURES, line_features
+from gameai.evaluators.gomoku_pointweight import point_weight
+from gameai.evaluators.gomoku_position import G_ARR_POS_VALUE_15, position_table
+
+
+def pt(s, text):
+    return s._point_index(text)
+
+
+# ---------------------------------------------------------------- gomoku.position
+def test_position_table_is_the_documents():
+    g = gameai.load_game("gomoku").geo
+    t = position_table(g)
+    # the literal 003 table: 0 on the edge, +1 per ring, 7 at the centre; ring k<7 has
+    # 4*(14-2k) cells, so the sum is 4*sum(k*(14-2k), k<7) + 7 = 4*112 + 7 = 455
+    assert G_ARR_POS_VALUE_15[7][7] == 7 and sum(map(sum, G_ARR_POS_VALUE_15)) == 455
+    for r in range(15):
+        for c in range(15):
+            assert t[g.index(c, r)] == G_ARR_POS_VALUE_15[14 - r][c] == min(c, r, 14 - c, 14 - r)
+
+
+def test_position_value_side_to_move():
+    ev = gameai.make_evaluator("gomoku.position")
+    s = gameai.load_game("gomoku", moves="h8 a1")       # black 7, white 0; black to move
+    assert ev(s) == 7
+    s.push(s.parse_move("b2"))                          # black +1; white to move
+    assert ev(s) == -8
+
+
+# ---------------------------------------------------------------- gomoku.patterns
+def feats(line: str, exact: bool = False) -> dict[str, int]:
+    cells = [{".": 0, "X": 1, "O": 2}[ch] for ch in line]
+    return dict(zip(FEATURES, line_features(cells, exact)))
+
+
+@pytest.mark.parametrize("line,expect", [
+    ("XXXXX", {"five": 1}),
+    ("..XXXX..", {"open_four": 1, "four": 0}),
+    ("OXXXX..", {"open_four": 0, "four": 1}),
+    ("XX.XX", {"four": 1, "open_four": 0}),
+    ("X.XXX.X", {"four": 2}),                       # two fours on one line
+    ("...XXX...", {"open_three": 1, "three": 0, "four": 0}),
+    ("..X.XX..", {"open_three": 1}),
+    ("OXXX...", {"open_three": 0, "three": 1}),
+    ("OXXX.O", {"open_three": 0, "three": 0}),      # no room for five
+    ("..XX..", {"open_two": 1, "two": 2}),          # 6-window '.XX.' once; 5-windows twice
+    (".O.XX.O", {"open_two": 0, "two": 0}),
+])
+def test_line_features_by_hand(line, expect):
+    got = feats(line)
+    for k, v in expect.items():
+        assert got[k] == v, (line, k, got)
+
+
+def test_exact_five_rule():
+    assert feats("XXXXXX")["five"] == 1
+    assert feats("XXXXXX", exact=True)["five"] == 0
+    assert feats("XXX.XX", exact=True)["four"] == 0      # filling makes six, not five
+    assert feats("XXX.XX")["four"] == 1
+
+
+def mirror(s):
+    n = s.size
+    moves = []
+    for m in s.placed:
+        c, r = s.point(m)
+        moves.append(f"{chr(97 + n - 1 - c)}{r + 1}")
+    return gameai.load_game(f"gomoku(rule={s.rule})", moves=" ".join(moves))
+
+
+def test_patterns_threats_and_symmetry():
+    ev = gameai.make_evaluator("gomoku.patterns")
+    w = ev.weights.win
+    s = gameai.load_game("gomoku", moves="h8 a1 i8 a3 j8 a5 k8")  # white to move, black open four
+    assert ev(s) == -(w // 2)
+    s.push(s.parse_move("l8"))                                    # now black has a four, to move
+    assert ev(s) == w - 1
+    rng = random.Random(5)
+    for _ in range(20):
+        t = gameai.load_game("gomoku", moves="h8")
+        for _ in range(rng.randrange(2, 14)):
+            if t.result():
+                break
+            t.push(rng.choice(t.legal_moves()))
+        if t.result():
+            continue
+        v = ev(t)
+        assert abs(v) < 10**8
+        assert v == ev(mirror(t))                                  # left-right symmetry
+
+
+def test_patterns_weights_parameter_object():
+    ev = gameai.make_evaluator("gomoku.patterns(open_three=7000,win=5000000)")
+    assert ev.weights.open_three == 7000 and ev.weights.win == 5_000_000
+    with pytest.raises(SpecError, match="nosuch"):
+        gameai.make_evaluator("gomoku.patterns(nosuch=1)")
+    s = gameai.load_game("gomoku", moves="h8 a1 i8")              # white to move
+    # black: open two h8-i8; the weighted sum must be negative for white to move
+    assert gameai.make_evaluator("gomoku.patterns")(s) < 0
+
+
+# ---------------------------------------------------------------- gomoku.pointweight
+def test_pointweight_weighted_sum_by_hand():
+    """Only black h8 on the board, white to weigh. Counters as documented in the module.
+    h10 (not touching h8): white Live[1]=4; black there Live[1]=4:
+        total = colorLive[1]*50 + fcolorLive[1]*10 = 200 + 40 = 240.
+    h9 (touching h8): white Live[1]=3, Link[1]=1 (vertical blocked by h8); black there
+    makes a live two vertically (fLive[2]=1) and fLive[1]=3:
+        total = 3*50 + (1 + 3)*10 + 1*250 = 440."""
+    s = gameai.load_game("gomoku", moves="h8")
+    assert point_weight(s, pt(s, "h10"), 1) == 240
+    assert point_weight(s, pt(s, "h9"), 1) == 440
+
+
+def test_pointweight_ladders():
+    s = gameai.load_game("gomoku", moves="h8 a1 i8 a3 j8 a5 k8 a7")   # black open four, to move
+    assert point_weight(s, pt(s, "l8"), 0) == 150000                  # own five
+    assert point_weight(s, pt(s, "l8"), 1) == 140000                  # white: block black's five
+    t = gameai.load_game("gomoku", moves="h8 a1 i8 a3 j8")            # white to move
+    # black could make an open four at g8/k8: white's rung "fcolorLive[4] == 1" -> 110000
+    assert point_weight(t, pt(t, "k8"), 1) == 110000
+
+
+def test_pointweight_renju_forbidden_rungs():
+    dt = gameai.load_game("renju", black="f8 g8 h9 h10", white="a1 a3 a5 a7")
+    assert point_weight(dt, pt(dt, "h8"), 0) == -1                    # double-three: -1
+    ol = gameai.load_game("renju", black="h4 h5 h6 h7 h9 a13", white="a1 a3 a5 a7 a9 a11")
+    assert point_weight(ol, pt(ol, "h8"), 0) == -2                    # overline: -2
+    assert point_weight(ol, pt(ol, "h8"), 0, exact_rules=False) == -2
+    # white need not block a point where black's "five" would be an overline
+    assert point_weight(ol, pt(ol, "h8"), 1) < 140000
+    free = gameai.load_game("gomoku", black="h4 h5 h6 h7 h9 a13", white="a1 a3 a5 a7 a9 a11")
+    assert point_weight(free, pt(free, "h8"), 0) == 150000            # freestyle: six wins
+
+
+def test_pointweight_player_seeded_and_legal():
+    def play(seed, rule):
+        p0 = gameai.make_player("pointweight")
+        p1 = gameai.make_player("pointweight")
+        p0.new_game(seed)
+        p1.new_game(seed + 1)
+        s = gameai.load_game("gomoku", rule=rule, moves="h8")
+        while s.result() is None and s.ply < 30:
+            d = (p0 if s.to_move == 0 else p1).choose(s)
+            if rule == "renju" and s.to_move == 0:
+                assert s.forbidden(d.move) is None
+            s.push(d.move)
+        return [s.move_str(m) for m in s.move_stack]
+
+    assert play(3, "renju") == play(3, "renju")
+    assert play(3, "freestyle") == play(3, "freestyle")
+    s = gameai.load_game("gomoku", moves="h8 a1 i8 a3 j8 a5 k8 a7")
+    d = gameai.make_player("pointweight").choose(s)
+    assert s.move_str(d.move) in ("g8", "l8") and d.value == 150000
+
+
+def test_pointweight_evaluator_range():
+    ev = gameai.make_evaluator("gomoku.pointweight")
+    s = gameai.load_game("gomoku", moves="h8 a1 i8 a3 j8 a5 k8")      # white to move
+    v = ev(s)
+    assert -10**8 < v < 0          # black's best (five, 150000) outweighs white's best block
