@@ -1,0 +1,228 @@
+"""Search speed: nodes/s and nodes per decision, with peers side by side on Connect Four.
+
+Run: ``gameai bench search`` (or ``python -m experiments.bench_search``); options after
+``--``: ``--depth N`` (Connect Four depth shared with easyAI, default 8), ``--deep N``
+(depth for the OpenSpiel-only comparison, default 10), ``--repeat N`` (best of N timed
+runs, default 3), ``--quick`` (fewer positions and depths), ``--no-peers``.
+
+Connect Four, same algorithm on all sides: fail-soft negamax alpha-beta, columns in
+order 0..6, value 0 at the horizon, wins and losses scored without a ply adjustment
+(our ``alphabeta(eval=zero,mate_ply=false)`` against OpenSpiel's Python
+``alpha_beta_search`` over its C++ ``connect_four`` with ``value_function=0``). Nodes
+are every state the search visits, root included: OpenSpiel's are counted by wrapping
+its recursive ``_alpha_beta`` (in a separate, untimed run); easyAI's by wrapping its
+recursive ``negamax``. easyAI uses its own ConnectFour and ``Negamax`` (scoring -100 for
+a lost position, as its documentation shows), with and without its transposition table.
+Goals printed as ratios: >= 30x easyAI's nodes/s, >= 0.5x OpenSpiel's.
+
+Then every searcher on fixed Xiangqi and Gomoku positions (when those games are
+registered): nodes per decision and nodes/s at fixed depths.
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+import gameai
+
+OPENINGS = ["", "4", "4 4 3", "1 2 3 4 5", "4 4 4 4 3 5"]
+
+
+def _best_time(fn, repeat: int):
+    best, out = float("inf"), None
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t)
+    return best, out
+
+
+def ours(opening: str, depth: int, repeat: int, spec: str = "alphabeta") -> dict:
+    state = gameai.load_game("connect4", moves=opening)
+    searcher = gameai.make_searcher(f"{spec}(depth={depth},eval=zero,mate_ply=false)")
+
+    def run():
+        searcher.new_game()
+        return searcher.search(state)
+    t, r = _best_time(run, repeat)
+    return {"nodes": r.stats.nodes, "time": t, "nps": r.stats.nodes / t, "value": r.value,
+            "move": r.move}
+
+
+def openspiel(opening: str, depth: int, repeat: int) -> dict | None:
+    try:
+        import pyspiel
+        from open_spiel.python.algorithms import minimax as osm
+    except ImportError:
+        return None
+    game = pyspiel.load_game("connect_four")
+    state = game.new_initial_state()
+    for m in gameai.load_game("connect4", moves=opening).stack:
+        state.apply_action(m)
+
+    def run():
+        return osm.alpha_beta_search(game, state=state.clone(), value_function=lambda s: 0.0,
+                                     maximum_depth=depth)
+    t, (value, move) = _best_time(run, repeat)
+    orig, count = osm._alpha_beta, [0]
+
+    def counting(*a, **k):
+        count[0] += 1
+        return orig(*a, **k)
+    osm._alpha_beta = counting
+    try:
+        run()
+    finally:
+        osm._alpha_beta = orig
+    return {"nodes": count[0], "time": t, "nps": count[0] / t, "value": value, "move": move}
+
+
+def easyai(opening: str, depth: int, tt: bool) -> dict | None:
+    try:
+        import importlib
+
+        from easyAI import AI_Player, Negamax
+        negamax_module = importlib.import_module("easyAI.AI.Negamax")  # the module, not the class
+        from easyAI.AI.TranspositionTable import TranspositionTable
+        from easyAI.games import ConnectFour
+    except ImportError:
+        return None
+
+    class C4(ConnectFour):
+        def ttentry(self):
+            return self.board.tobytes() + bytes([self.current_player])
+
+    game = C4([AI_Player(None), AI_Player(None)])
+    for m in gameai.load_game("connect4", moves=opening).stack:
+        game.make_move(m)
+        game.switch_player()
+    ai = Negamax(depth, scoring=lambda g: -100 if g.lose() else 0,
+                 tt=TranspositionTable() if tt else None)
+    orig, count = negamax_module.negamax, [0]
+
+    def counting(*a, **k):
+        count[0] += 1
+        return orig(*a, **k)
+    negamax_module.negamax = counting
+    try:
+        t = time.perf_counter()
+        move = ai(game)
+        t = time.perf_counter() - t
+    finally:
+        negamax_module.negamax = orig
+    return {"nodes": count[0], "time": t, "nps": count[0] / t, "value": ai.alpha, "move": move}
+
+
+def _row(label: str, r: dict | None, ref: dict | None = None) -> str:
+    if r is None:
+        return f"  {label:<28} not installed"
+    ratio = f"  ours/this nps {ref['nps'] / r['nps']:8.2f}x" if ref is not None and ref is not r else ""
+    return (f"  {label:<28} nodes {r['nodes']:>10,}  time {r['time']:8.3f}s  "
+            f"nps {r['nps']:>10,.0f}  move {r['move']}{ratio}")
+
+
+def connect4_section(args) -> dict:
+    print(f"== Connect Four: alpha-beta, value 0 at the horizon, depth {args.depth} "
+          f"(OpenSpiel also at depth {args.deep}) ==")
+    ratios = {"easyai": [], "easyai_tt": [], "openspiel": []}
+    same_nodes = True
+    openings = OPENINGS[:3] if args.quick else OPENINGS
+    for opening in openings:
+        print(f"opening '{opening or '-'}':")
+        mine = ours(opening, args.depth, args.repeat)
+        print(_row(f"gameai alphabeta d{args.depth}", mine))
+        if not args.no_peers:
+            osr = openspiel(opening, args.depth, args.repeat)
+            print(_row(f"OpenSpiel alpha_beta d{args.depth}", osr, mine))
+            if osr is not None:
+                same = osr["nodes"] == mine["nodes"]
+                same_nodes &= same
+                print(f"  {'':<28} same node count as OpenSpiel: {same}")
+            for tt in (False, True):
+                er = easyai(opening, args.depth, tt)
+                print(_row(f"easyAI Negamax d{args.depth}{' +TT' if tt else ''}", er, mine))
+                if er is not None:
+                    ratios["easyai_tt" if tt else "easyai"].append(mine["nps"] / er["nps"])
+            if args.deep and osr is not None:
+                deep = ours(opening, args.deep, 1)
+                osd = openspiel(opening, args.deep, 1)
+                print(_row(f"gameai alphabeta d{args.deep}", deep))
+                print(_row(f"OpenSpiel alpha_beta d{args.deep}", osd, deep))
+                same_nodes &= osd["nodes"] == deep["nodes"]
+                ratios["openspiel"].append(deep["nps"] / osd["nps"])
+            elif osr is not None:
+                ratios["openspiel"].append(mine["nps"] / osr["nps"])
+    print("summary (geometric means of per-position nodes/s ratios, ours / theirs):")
+    for name, goal in (("easyai", 30.0), ("easyai_tt", 30.0), ("openspiel", 0.5)):
+        vals = ratios[name]
+        if not vals:
+            print(f"  {name:<10} not measured")
+            continue
+        g = 1.0
+        for v in vals:
+            g *= v
+        g **= 1.0 / len(vals)
+        print(f"  {name:<10} {g:8.2f}x   goal >= {goal}x   {'MET' if g >= goal else 'NOT MET'}")
+    if not args.no_peers:
+        print(f"  node counts identical to OpenSpiel on every position: {same_nodes}")
+    return ratios
+
+
+SEARCHERS = [
+    ("minimax2", None),
+    ("minimax", 2),
+    ("alphabeta", 3),
+    ("alphabeta(history=true)", 3),
+    ("alphabeta(history=true,history_key=fromto)", 3),
+    ("alphabeta(tt=true,id=true,killers=true,history=true)", 3),
+    ("negascout(tt=true,id=true,history=true)", 3),
+    ("negascout(tt=true,id=true,aspiration=true,history=true)", 3),
+    ("mtdf(history=true)", 3),
+    ("alphabeta(quiescence=true,history=true)", 3),
+    ("mcts(iterations=300)", None),
+]
+
+POSITIONS = [
+    ("xiangqi", {}, "start"),
+    ("xiangqi", {"moves": "h2e2 h9g7 h0g2 i9h9 i0h0 b9c7"}, "opening"),
+    ("gomoku", {"moves": "h8 h9 i9 g7 j10"}, "5 stones"),
+]
+
+
+def games_section(args) -> None:
+    print("== every searcher on fixed positions (nodes per decision, nodes/s) ==")
+    for game, params, label in POSITIONS:
+        if game not in gameai.GAMES.names():
+            print(f"{game}: not registered in this checkout")
+            continue
+        state = gameai.load_game(game, **params)
+        print(f"{game} {label} ({len(state.legal_moves())} moves):")
+        for spec, depth in SEARCHERS:
+            if args.quick and spec.startswith("minimax("):
+                continue
+            searcher = gameai.make_searcher(spec, depth=depth) if depth else gameai.make_searcher(spec)
+            r = searcher.search(state)
+            st = r.stats
+            label2 = spec if depth is None else f"{spec} d{depth}"
+            print(f"  {label2:<62} nodes {st.nodes:>9,}  leaves {st.leaves:>9,}  "
+                  f"time {st.time_s:7.3f}s  nps {st.nodes / max(st.time_s, 1e-9):>9,.0f}  "
+                  f"move {state.move_str(r.move)}  value {r.value:.6g}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="gameai bench search", description=__doc__.splitlines()[0])
+    p.add_argument("--depth", type=int, default=8)
+    p.add_argument("--deep", type=int, default=10)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--quick", action="store_true")
+    p.add_argument("--no-peers", action="store_true")
+    p.add_argument("--skip-games", action="store_true")
+    args = p.parse_args(argv)
+    connect4_section(args)
+    if not args.skip_games:
+        games_section(args)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

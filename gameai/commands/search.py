@@ -1,0 +1,63 @@
+"""gameai search: search one position and print the move, value, PV and statistics."""
+from __future__ import annotations
+
+import json
+import sys
+
+from ..registry import make_searcher
+from ._common import add_game_options, game_from_args
+
+
+def add_parser(sub):
+    p = sub.add_parser("search", help="search a position: best move, value, PV and node statistics")
+    add_game_options(p)
+    p.add_argument("--searcher", default="alphabeta(depth=4)",
+                   help="searcher spec, e.g. 'negascout(depth=5,tt=true,id=true)' (default alphabeta(depth=4))")
+    p.add_argument("--depth", type=int, help="override the searcher's depth")
+    p.add_argument("--nodes", type=int, help="node limit")
+    p.add_argument("--time", type=float, help="time limit in seconds")
+    p.add_argument("--progress", action="store_true",
+                   help="show a root progress bar on stderr (the 003 thesis' progress bar)")
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    return p
+
+
+def _progress(i: int, n: int, move, value) -> None:
+    width = 30
+    done = int(width * (i + 1) / max(n, 1))
+    sys.stderr.write(f"\r[{'#' * done}{'.' * (width - done)}] {i + 1}/{n}")
+    if i + 1 == n:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def run(args) -> int:
+    state = game_from_args(args)
+    searcher = make_searcher(args.searcher)
+    limits = {k: v for k, v in (("depth", args.depth), ("nodes", args.nodes), ("time", args.time))
+              if v is not None}
+    rows = []
+
+    def on_iteration(row):
+        rows.append(row)
+        if not args.json:
+            pv = " ".join(state.move_str(m) for m in row.get("pv", []) if m is not None)
+            print(f"depth {row['depth']:>2}  value {row['value']:>10}  nodes {row['nodes']:>10}  "
+                  f"time {row['time_s']:.3f}s  pv {pv}")
+
+    r = searcher.search(state, limits or None, on_iteration=on_iteration,
+                        on_root_move=_progress if args.progress else None)
+    move = state.move_str(r.move) if r.move is not None else None
+    pv = r.pv_str(state) if r.pv else ""
+    counters = r.stats.counters()
+    if args.json:
+        print(json.dumps({"game": args.game, "searcher": args.searcher, "move": move,
+                          "value": r.value, "pv": pv.split(), "stats": counters}))
+        return 0
+    print(f"move: {move}")
+    print(f"value: {r.value}")
+    print(f"pv: {pv}")
+    nps = counters["nodes"] / counters["time_s"] if counters["time_s"] > 0 else 0.0
+    print("stats: " + " ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}"
+                               for k, v in counters.items()) + f" nps={nps:,.0f}")
+    return 0
