@@ -1,6 +1,8 @@
-"""Renju forbidden moves (RIF rules) against published test positions.
+"""Renju forbidden moves (RIF rules) against published test positions from two
+independent open-source engines' suites (realcore and AlphaGomoku, below), plus hand-built
+cases.
 
-Most positions and their expected forbidden points come from the test suite of the
+The first set of positions and their expected forbidden points come from the test suite of the
 open-source renju engine *realcore* (GitHub starpentagon/realcore,
 ``test/board/BoardForbiddenTest.cc``: overline, one-line double-fours 両頭/長蛇/双竜,
 two-line double-fours, double-threes including the case "JH is forbidden, so II is not"
@@ -53,6 +55,117 @@ REALCORE = [
      {p: "double-three" for p in ("DH", "CJ", "EJ", "CK", "DK", "EK", "DL", "FL")}),
     ("no double-three (false threes)", "hhbdddamecbnfdhdeecojdoakdndleaolfeoghgoeiioejkochmo", {}),
 ]
+
+
+# ---------------------------------------------------------------------------------------
+# Second, independent published suite: AlphaGomoku (GitHub MaciejKozarzewski/AlphaGomoku,
+# the renju rule tests ``test_renju.cpp`` by M. Fontan and M. Kozarzewski). Its diagrams
+# have row 0 at the TOP, so its point ``k0`` is our ``k15`` (row ``r`` -> ``15 - r``); the
+# stones below are those diagrams transcribed into our notation. The diagrams are rule
+# puzzles, not game positions (stone counts are unbalanced), so they are set up stone by
+# stone. True = forbidden for black, False = not forbidden.
+ALPHAGOMOKU = [
+    ("WinIn1", "a14 a13 a12 a11",
+     "",
+     {"a15": False, "a10": False}),
+    ("Overline", "a14 a13 a12 a11 a9",
+     "",
+     {"a15": False, "a10": True}),
+    ("WinInsideOverline", "a14 a13 a12 a11 b10 c10 d10 e10 a9",
+     "",
+     {"a15": False, "a10": False}),
+    ("FourAndFour", "j15 m15 n15 c14 e14 f14 m13 d12 n12 d11 h11 i11 j11 o11 d10 k10 a9 k9 a8 k8 f6 h6 j6 l6 a5 a3 a2 f1 g1 h1 l1 m1 n1",
+     "g14 g11 d9 k7 a1",
+     {"k15": True, "d14": True, "k11": True, "a6": True, "i6": True, "j1": True}),
+    ("FourAndFreeThree", "k14 m14 c13 d13 l13 b12 d12 l12 d11 l11 f9 g9 h8 h7 h6 a5 l5 k4 e3 f3 l3 m3 n3 d2 e1",
+     "i14 o14 d10 l10 h5 o3",
+     {"d14": False, "l14": False, "h9": False, "c3": False, "j3": False}),
+    ("ThreeAndThree", "c13 e13 k13 n13 d12 m12 d11 m11 i10 g8 h8 h7 c5 n5 d4 f4 m4 d2 i2 j2",
+     "b13",
+     {"d13": False, "m13": True, "h9": True, "e3": True, "k2": True}),
+    ("DeadThree", "m13 g10 h10 i9 h8",
+     "f6",
+     {"j10": False}),
+    ("ForbiddenPatterns", "o14 e13 a12 e12 f12 i12 c11 l11 n11 k10 n10 j9 n9 c5 l5 c4 f4 e3 k3 m3 l2",
+     "i8 n8 k5 m5 k4 m4 j2 k2 m2 n2 g1 k1 m1",
+     {"n13": False, "d12": False, "d4": True, "l3": True}),
+    ("TwoDeathEnds", "i9 k9 h8 j8 l8 h7 j7 l7 h6 l6",
+     "g12 h11 i10 i8 k8 g7 i7 k7 m7 h5 l5",
+     {"j9": False}),
+    ("ChainedForbidden", "e11 k11 e10 k10 c9 d9 l9 m9 f8 j8 g7 i7 h5 h4 g3 i3 e2 f2 g2 i2 j2 k2",
+     "e12 k12",
+     {"d10": True, "l10": True, "e9": True, "k9": True, "h6": True, "f3": True, "h3": False, "j3": True, "h2": True}),
+    ("LegalMove", "i13 f12 i12 i11 g10 j10 g9 j9 h8 j8 k8 i7 k6",
+     "h13 h12 g11 f10 h10 h9 i9 k9 l9 g8 i8 j7 i6",
+     {"h11": False}),
+    ("No33BlockedBy44", "g9 e8 h8 e7 e6 f6 g6 e5",
+     "j11 i10 e9 f9 h9 i9 f7 e4",
+     {"g8": False}),
+    ("MultipleForks", "m15 b14 k14 m14 o14 l13 m13 n13 c12 e12 c11 e11 l11 b10 o10 m6 b5 c5 e5 k5 n5 d4 e4 l4 m4 d3 f3 k3 d2 j2",
+     "l15 n15 l14 n14 k13 o13 d11 c10 e10 f5 c4 f4 k4 n4 o4 c3 e3 l3 d1 i1",
+     {"d12": True, "m12": True, "d5": True, "m5": True}),
+    ("WinInFork", "m15 b14 k14 m14 o14 l13 m13 n13 a12 b12 c12 e12 c11 e11 l11 n11 b10 o10 n6 a5 b5 c5 e5 k5 n5 d4 e4 l4 m4 d3 f3 k3 d2 j2",
+     "l15 n15 l14 n14 k13 o13 d11 c10 e10 f5 c4 f4 k4 n4 o4 c3 e3 l3 d1 i1",
+     {"d12": False, "m12": False, "d5": False, "m5": False}),
+    ("ForcedForbidden", "i10 j9 k9 h8 h7 j7 k7",
+     "h9 i9 i8 j8 l8 i7 h6",
+     {"k8": True}),
+    ("RemoveForbidden", "g11 f10 g10 e9 h9 i9 h8 j8 h7",
+     "i11 g9 d8 f8 g8 i8 g7 k7 h6",
+     {"h10": True}),
+    ("Fake433", "d14 e13 b12 d12 e11 b10 d10 e10 c9 d9",
+     "e14 f12 a10",
+     {"c13": False, "e9": False}),
+    ("FoulR2225", "i10 h9 j9 h8 g7 h7 f6 f4",
+     "g12 g10 i9 g8 j7 h6 g5 d4",
+     {"f7": True}),
+
+]
+
+
+def diagram(black: str, white: str):
+    """A renju board with the given stones, whatever their counts (rule puzzles)."""
+    s = gameai.load_game("renju")
+    for text in black.split():
+        s._place(s._point_index(text), BLACK)
+    for text in white.split():
+        s._place(s._point_index(text), 1)
+    return s
+
+
+@pytest.mark.parametrize("name,black,white,expected", ALPHAGOMOKU, ids=[c[0] for c in ALPHAGOMOKU])
+def test_alphagomoku_positions(name, black, white, expected):
+    s = diagram(black, white)
+    for point, forbidden in expected.items():
+        assert (s.forbidden(point) is not None) == forbidden, (name, point, s.forbidden(point))
+
+
+def test_alphagomoku_sequences():
+    """The same suite's follow-ups: stones added/removed change the judgement."""
+    by_name = {c[0]: c for c in ALPHAGOMOKU}
+
+    def board(name):
+        return diagram(by_name[name][1], by_name[name][2])
+
+    s = board("ChainedForbidden")             # removing white e3 (theirs e12) makes h3 forbidden
+    s.board[s._point_index("e12")] = EMPTY
+    assert s.forbidden("h3") is not None
+    s = board("ForcedForbidden")
+    s._place(s._point_index("k10"), BLACK)
+    s._place(s._point_index("i5"), 1)
+    assert s.forbidden("k8") is None
+    s._place(s._point_index("i6"), BLACK)
+    s._place(s._point_index("m8"), 1)
+    assert s.forbidden("k8") is not None
+    s = board("RemoveForbidden")
+    s._place(s._point_index("h12"), BLACK)
+    s._place(s._point_index("i13"), 1)
+    assert s.forbidden("h10") is None
+    s = board("FoulR2225")
+    s._place(s._point_index("i8"), BLACK)
+    assert s.forbidden("f7") is None
+    s._place(s._point_index("g6"), 1)
+    assert s.forbidden("f7") is not None
 
 
 def all_forbidden(s) -> dict[str, str]:
