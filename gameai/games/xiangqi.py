@@ -212,8 +212,16 @@ class Xiangqi:
 
     def legal_moves(self) -> list[int]:
         """All legal moves (movement rules only; ask ``result()`` for draws by rule)."""
+        return self._legal_subset(self._pseudo())
+
+    def noisy_moves(self) -> list[int]:
+        """Legal captures (for quiescence search): only captures are legality-tested."""
+        b = self.board
+        return self._legal_subset([m for m in self._pseudo() if b[m & 255]])
+
+    def _legal_subset(self, pseudo: list[int]) -> list[int]:
+        """The legal moves among pseudo-legal ``pseudo`` (order kept)."""
         side = self._side
-        pseudo = self._pseudo()
         k = self._kings[side]
         b = self.board
         if self._attacked(k, side):
@@ -414,11 +422,6 @@ class Xiangqi:
 
     def is_capture(self, move: int) -> bool:
         return self.board[move & 255] != 0
-
-    def noisy_moves(self) -> list[int]:
-        """Legal captures (for quiescence search)."""
-        b = self.board
-        return [m for m in self.legal_moves() if b[m & 255]]
 
     def result(self) -> Outcome | None:
         """None while the game goes on, else the Outcome (cached per position)."""
