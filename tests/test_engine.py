@@ -121,6 +121,17 @@ def test_engine_player_drives_our_gomocup_engine_subprocess(tmp_path):
     assert sum(g["plies"] for g in r.games) > 2 * 3 + 4  # the engine really played moves
 
 
+def test_engine_player_drives_our_ucci_xiangqi_engine_subprocess(tmp_path):
+    if "xiangqi" not in gameai.GAMES.names():
+        pytest.skip("xiangqi not installed")
+    cfg = TournamentConfig(game="xiangqi", players=[_engine_spec("xiangqi", "ucci"), "random"],
+                           games=2, seed=2, opening_plies=2, max_plies=16)
+    r = run_tournament(cfg, tmp_path, jobs=1, progress=False, log=None)
+    assert all(g["faulty"] == -1 for g in r.games), [g["error"] for g in r.games]
+    moves = __import__("pandas").read_parquet(tmp_path / "moves.parquet")
+    assert (moves["player"] == "ours-ucci").sum() >= 10
+
+
 FAKE = {
     # answers the handshake, then dies when asked to move
     "crash": """

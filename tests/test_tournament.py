@@ -195,3 +195,45 @@ def test_contract_cli_gomoku(tmp_path):
     games = pd.read_parquet(out / "games.parquet")
     assert len(games) == 4 and set(games["player0"]) == {first, second}
     assert (out / "moves.parquet").exists() and (out / "manifest.json").exists()
+
+
+@pytest.mark.slow
+def test_sigkilled_tournament_resumes_without_losing_games(tmp_path):
+    import os
+    import signal
+    import time
+    first = _searcher("alphabeta(depth=2)")
+    args = ["--game", "gomoku", "--player", first, "--player", "random", "--games", "12",
+            "--seed", "3", "--jobs", "1", "--no-progress"]
+    cmd = [sys.executable, "-m", "gameai.cli", "tournament", *args]
+    out = tmp_path / "killed"
+    proc = subprocess.Popen(cmd + ["--out", str(out)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    journal = out / "journal.jsonl"
+    t0 = time.time()
+    while time.time() - t0 < 120:
+        if journal.exists() and journal.read_bytes().count(b"\n") >= 3:
+            break
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    kept = journal.read_bytes().count(b"\n")
+    assert 3 <= kept < 12
+    res = subprocess.run(cmd + ["--out", str(out)], capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert f"resuming: {kept} of 12" in res.stdout
+    ref = tmp_path / "ref"
+    subprocess.run(cmd + ["--out", str(ref)], check=True, capture_output=True, timeout=300)
+    ga, gb = (pd.read_parquet(p / "games.parquet") for p in (out, ref))
+    pd.testing.assert_frame_equal(_strip_time(ga), _strip_time(gb))
+
+
+def test_dask_backend_joins_an_existing_scheduler(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        d = run_tournament(_cfg(games=2), tmp_path / "d", backend="dask",
+                           scheduler=cluster.scheduler_address, progress=False, log=None)
+    a = run_tournament(_cfg(games=2), tmp_path / "a", jobs=1, progress=False, log=None)
+    assert [g["result"] for g in d.games] == [g["result"] for g in a.games]
+    assert [g["plies"] for g in d.games] == [g["plies"] for g in a.games]

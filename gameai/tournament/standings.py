@@ -84,7 +84,9 @@ def _fmt(v: Any) -> str:
             return "n/a"
         if math.isinf(v):
             return "inf" if v > 0 else "-inf"
-        return f"{v:.1f}" if abs(v) >= 1 else f"{v:.3f}"
+        v += 0.0  # no "-0.000"
+        text = f"{v:.1f}" if abs(v) >= 1 else f"{v:.3f}"
+        return "0.000" if text in ("-0.000", "-0.0") else text
     return str(v)
 
 
