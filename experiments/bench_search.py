@@ -3,7 +3,8 @@
 Run: ``gameai bench search`` (or ``python -m experiments.bench_search``); options after
 ``--``: ``--depth N`` (Connect Four depth shared with easyAI, default 8), ``--deep N``
 (depth for the OpenSpiel-only comparison, default 10), ``--repeat N`` (best of N timed
-runs, default 3), ``--quick`` (fewer positions and depths), ``--no-peers``.
+runs, default 3), ``--game-depth N`` (Xiangqi/Gomoku depth, default 4), ``--quick`` (fewer positions, no
+minimax), ``--no-peers``, ``--skip-games``.
 
 Connect Four, same algorithm on all sides: fail-soft negamax alpha-beta, columns in
 order 0..6, value 0 at the horizon, wins and losses scored without a ply adjustment
@@ -168,17 +169,20 @@ def connect4_section(args) -> dict:
     return ratios
 
 
+# (spec, depth offset from --game-depth or None for searchers with their own budget)
 SEARCHERS = [
     ("minimax2", None),
-    ("minimax", 2),
-    ("alphabeta", 3),
-    ("alphabeta(history=true)", 3),
-    ("alphabeta(history=true,history_key=fromto)", 3),
-    ("alphabeta(tt=true,id=true,killers=true,history=true)", 3),
-    ("negascout(tt=true,id=true,history=true)", 3),
-    ("negascout(tt=true,id=true,aspiration=true,history=true)", 3),
-    ("mtdf(history=true)", 3),
-    ("alphabeta(quiescence=true,history=true)", 3),
+    ("minimax", -1),
+    ("alphabeta", 0),
+    ("alphabeta(history=true)", 0),
+    ("alphabeta(history=true,history_key=fromto)", 0),
+    ("alphabeta(history=true,history_inc=square)", 0),
+    ("alphabeta(tt=true,id=true,killers=true,history=true)", 0),
+    ("negascout(history=true)", 0),
+    ("negascout(tt=true,id=true,history=true)", 0),
+    ("negascout(tt=true,id=true,aspiration=true,history=true)", 0),
+    ("mtdf(history=true)", 0),
+    ("alphabeta(quiescence=true,history=true)", -1),
     ("mcts(iterations=300)", None),
 ]
 
@@ -197,8 +201,9 @@ def games_section(args) -> None:
             continue
         state = gameai.load_game(game, **params)
         print(f"{game} {label} ({len(state.legal_moves())} moves):")
-        for spec, depth in SEARCHERS:
-            if args.quick and spec.startswith("minimax("):
+        for spec, offset in SEARCHERS:
+            depth = None if offset is None else args.game_depth + offset
+            if spec == "minimax" and args.quick:
                 continue
             searcher = gameai.make_searcher(spec, depth=depth) if depth else gameai.make_searcher(spec)
             r = searcher.search(state)
@@ -214,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--depth", type=int, default=8)
     p.add_argument("--deep", type=int, default=10)
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--game-depth", type=int, default=4,
+                   help="depth for the Xiangqi/Gomoku searchers (minimax and quiescence one less)")
     p.add_argument("--quick", action="store_true")
     p.add_argument("--no-peers", action="store_true")
     p.add_argument("--skip-games", action="store_true")

@@ -150,7 +150,7 @@ def _build_core(o: "Searcher", state, ev, tt, hist, killers, stop_check):
             moves.insert(0, o._root_first)
         best = -INF
         best_move = None
-        if depth == 1 and inline:           # children are leaves or terminals
+        if depth == 1 and inline and ply:   # children are leaves or terminals
             for i, m in enumerate(moves):
                 push(m)
                 nodes += 1
@@ -404,11 +404,19 @@ class Searcher:
             add_root()
             v = negamax(d, alpha, beta, 0)
             if alpha < v < beta:
-                return v, root_best[0], pvt[0]
+                return v, root_best[0], self._full_pv(state, pvt[0], root_best[0], d)
             add_research()
         add_root()
         v = negamax(d, -INF, INF, 0)
-        return v, root_best[0], pvt[0]
+        return v, root_best[0], self._full_pv(state, pvt[0], root_best[0], d)
+
+    def _full_pv(self, state, line, move, depth: int) -> list:
+        """The search's PV, lengthened from the TT when null windows cut it short."""
+        line = list(line) if line else [move]
+        if self.tt is None or len(line) >= depth:
+            return line
+        longer = self._pv_from_tt(state, move, depth)
+        return longer if len(longer) > len(line) and longer[:len(line)] == line else line
 
     def _pv_from_tt(self, state, move, depth: int) -> list:
         """Follow stored best moves from the root (MTD(f) leaves no PV in its windows)."""
