@@ -169,7 +169,9 @@ def test_noisy_moves_find_fours_and_blocks():
     s = gameai.load_game("gomoku", moves="h8 a1 i8 a3 j8")       # white to move: black has 3
     s.push(s.parse_move("a5"))
     noisy = {s.move_str(m) for m in s.noisy_moves()}
-    assert {"g8", "k8"} <= noisy                                  # black's fours
+    assert {"g8", "k8", "f8", "l8"} == noisy                      # black's fours (l8: split)
+    s.push(s.parse_move("k8"))                # white to move: block g8/l8, or a2/a4 make
+    assert {s.move_str(m) for m in s.noisy_moves()} == {"g8", "l8", "a2", "a4"}  # split fours
 
 
 def test_move_list_records_roundtrip():

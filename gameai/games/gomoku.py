@@ -33,7 +33,7 @@ import re
 
 from ..errors import IllegalMoveError, PositionError
 from .gomoku_rules import (BLACK, EMPTY, WHITE, empty_board, forbidden_at, geometry,
-                           maybe_forbidden, run_length)
+                           makes_five, makes_four, maybe_forbidden, run_length)
 from .protocol import Outcome
 from .zobrist import zobrist_keys
 
@@ -283,18 +283,15 @@ class Gomoku:
         return forbidden_at(self.board, i, self.dirs)
 
     def noisy_moves(self) -> list[int]:
-        """Forcing moves for quiescence: points where either side would make five or a four."""
+        """Forcing moves for quiescence: the side to move makes five or a four (split fours
+        included), or blocks the opponent's five."""
         if self._winner is not None:
             return []
         b, dirs = self.board, self.dirs
         me = len(self.placed) & 1
-        out = []
-        for m in self.legal_moves():
-            for d in dirs:
-                if run_length(b, m, d, me) >= 4 or run_length(b, m, d, 1 - me) >= 5:
-                    out.append(m)
-                    break
-        return out
+        ex_me, ex_op = self._exact[me == BLACK], self._exact[me != BLACK]
+        return [m for m in self.legal_moves()
+                if makes_four(b, m, dirs, me, ex_me) or makes_five(b, m, dirs, 1 - me, ex_op)]
 
     def history_key(self, move: int, with_piece: bool = False) -> int:
         """Point, or point and colour (the 000 document's refinement): < 2 * len(board)."""

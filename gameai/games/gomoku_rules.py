@@ -207,19 +207,31 @@ def _is_three(board: list[int], p: int, d: int, dirs, depth: int) -> bool:
     return False
 
 
-def _black_near(board: list[int], p: int, d: int) -> int:
-    """Black stones within 4 steps of ``p`` on line ``d``, not past a white stone or wall."""
+def _black_near(board: list[int], p: int, d: int, color: int = BLACK) -> int:
+    """Stones of ``color`` within 4 steps of ``p`` on line ``d``, not past another stone or wall."""
     n = 0
     for s in (d, -d):
         i = p + s
         for _ in range(4):
             v = board[i]
-            if v == BLACK:
+            if v == color:
                 n += 1
             elif v != EMPTY:
                 break
             i += s
     return n
+
+
+def makes_four(board: list[int], p: int, dirs, color: int, exact: bool) -> bool:
+    """Would a ``color`` stone on empty ``p`` make a four (or five) on some line?"""
+    board[p] = color
+    try:
+        for d in dirs:
+            if _black_near(board, p, d, color) >= 3 and five_points(board, p, d, color, exact):
+                return True
+        return False
+    finally:
+        board[p] = EMPTY
 
 
 def maybe_forbidden(board: list[int], p: int, dirs) -> bool:
