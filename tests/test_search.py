@@ -227,3 +227,13 @@ def test_outside_check_names():
     assert (r.move, r.value) == (0, s.value())
     assert isinstance(r.stats, SearchStats) and r.stats.leaves == 4 ** 3 + 4 ** 2 - 1
     assert r.pv[:1] == [0] and r.stats.tt_hits == 0 and r.stats.cutoffs > 0
+
+
+def test_search_command_prints_move_value_pv_stats(capsys):
+    from gameai.cli import main
+    assert main(["search", "--game", "connect4", "--moves", "1 1 2 2 3 3",
+                 "--searcher", "negascout(depth=3,tt=true,id=true)"]) == 0
+    out = capsys.readouterr().out
+    assert "move: 4" in out and f"value: {MATE - 1}" in out and "pv: 4" in out
+    assert "nodes=" in out and "leaves=" in out and "tt_probes=" in out
+    assert main(["search", "--game", "tictactoe", "--searcher", "alphabeta(depth=0)"]) == 2

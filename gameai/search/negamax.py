@@ -47,6 +47,9 @@ def _build_core(o: "Searcher", state, ev, tt, hist, killers, stop_check):
     inline = not noisy                       # depth-1 children evaluated in the loop
     hkey = hist.key_function(state) if hist is not None else None
     htab = hist.table if hist is not None else None
+    if htab is not None:                     # one call per move while sorting
+        hget, hk_raw, wp = htab.get, getattr(state, "history_key", None), hist.with_piece
+        hscore = (lambda m: hget(hk_raw(m, wp), 0)) if hk_raw is not None else (lambda m: hget(m, 0))
     ordering = use_tt or hist is not None or killers is not None
     pvt: list = [()] * 256
     c = dict.fromkeys(_COUNTERS, 0)
@@ -136,7 +139,7 @@ def _build_core(o: "Searcher", state, ev, tt, hist, killers, stop_check):
             seldepth = ply + 1
         if ordering:
             if htab is not None:
-                moves.sort(key=lambda m: htab.get(hkey(m), 0), reverse=True)
+                moves.sort(key=hscore, reverse=True)
             if killers is not None:
                 for k in reversed(killers.at(ply)):
                     if k in moves:
