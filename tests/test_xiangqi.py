@@ -137,6 +137,15 @@ def test_perpetual_check_loses_for_the_checker():
     assert s.result() == gameai.Outcome(1, "perpetual-check") and s.fen() == fen
 
 
+def test_repetition_with_some_quiet_checker_moves_is_a_draw():
+    # Red checks on a9 but retreats quietly to a0 every other move: not a perpetual check.
+    s = gameai.load_game("xiangqi", fen="4k4/9/9/9/9/9/9/9/9/R2K5 w",
+                         moves="a0a9 e9e8 a9a0 e8e9 a0a9 e9e8 a9a0")
+    assert s.result() is None
+    s.push(s.parse_move("e8e9"))
+    assert s.result() == gameai.Outcome(None, "repetition")
+
+
 def test_idle_repetition_is_a_draw_and_count_is_configurable():
     seq = ["a0a1", "e9e8", "a1a0", "e8e9"]
     s = gameai.load_game("xiangqi", fen="4k4/9/9/9/9/9/9/9/9/R2K5 w")
@@ -253,9 +262,10 @@ def test_random_playouts_push_pop_restore_everything(seed):
     while s.result() is None and s.ply < 300:
         _check_incremental(s)
         trail.append((s.fen(), s.key, s.pst_score, s.material_score, s.result()))
+        caps = s.noisy_moves()  # first: the capture-only generator (no cached move list)
         moves = s.legal_moves()
         assert s.result() is None and moves  # no legal move <=> mate/stalemate result
-        caps = s.noisy_moves()
+        assert s.noisy_moves() == caps  # second: filtered from the cached list
         assert set(caps) <= set(moves) and all(s.is_capture(m) for m in caps)
         assert len(caps) == sum(1 for m in moves if s.is_capture(m))
         s.push(rng.choice(moves))

@@ -215,9 +215,12 @@ class Xiangqi:
         return self._legal_subset(self._pseudo())
 
     def noisy_moves(self) -> list[int]:
-        """Legal captures (for quiescence search): only captures are legality-tested."""
-        b = self.board
-        return self._legal_subset([m for m in self._pseudo() if b[m & 255]])
+        """Legal captures (for quiescence search): only captures are generated and tested."""
+        top = self._undo[-1] if self._undo else None
+        if self._pm_top is top and top is not None:
+            b = self.board
+            return self._legal_subset([m for m in self._pm if b[m & 255]])
+        return self._legal_subset(self._captures())
 
     def _legal_subset(self, pseudo: list[int]) -> list[int]:
         """The legal moves among pseudo-legal ``pseudo`` (order kept)."""
@@ -395,6 +398,58 @@ class Xiangqi:
                 for to, m in kt[fr]:
                     if land[b[to]]:
                         yield m
+
+    def _captures(self) -> list[int]:
+        """Pseudo-legal captures only: rays stop at the first piece (rook) or the piece after
+        the screen (cannon), so a quiescence node costs far less than full generation."""
+        b = self.board
+        side = self._side
+        own = OWN[side]
+        enemy = OWN[side ^ 1]
+        out: list[int] = []
+        app = out.append
+        for fr in range(90):
+            p = b[fr]
+            if not own[p]:
+                continue
+            t = p & 7
+            if t == ROOK:
+                base = fr << 8
+                for ray in RAYS[fr]:
+                    for to in ray:
+                        q = b[to]
+                        if q:
+                            if enemy[q]:
+                                app(base | to)
+                            break
+            elif t == CANNON:
+                base = fr << 8
+                for ray in RAYS[fr]:
+                    screen = False
+                    for to in ray:
+                        if b[to]:
+                            if screen:
+                                if enemy[b[to]]:
+                                    app(base | to)
+                                break
+                            screen = True
+            elif t == HORSE:
+                for to, lg, m in HORSE_T[fr]:
+                    if enemy[b[to]] and not b[lg]:
+                        app(m)
+            elif t == PAWN:
+                for to, m in PAWN_T[side][fr]:
+                    if enemy[b[to]]:
+                        app(m)
+            elif t == ELEPHANT:
+                for to, eye, m in ELEPHANT_T[side][fr]:
+                    if enemy[b[to]] and not b[eye]:
+                        app(m)
+            else:
+                for to, m in (ADVISOR_T if t == ADVISOR else KING_T)[side][fr]:
+                    if enemy[b[to]]:
+                        app(m)
+        return out
 
     def _any_legal(self) -> bool:
         """Early-exit test: does the side to move have at least one legal move?"""
