@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import gameai
 from gameai.evaluators.xiangqi import material_from_scratch, pst_from_scratch
-from gameai.games.xiangqi import START_FEN, Xiangqi, _key_of
+from gameai.games.xiangqi import START_FEN
 
 FSF_MIDGAME = "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1"
 FSF_ENDGAME = "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1"
@@ -249,7 +249,7 @@ def test_bad_moves_parameter_raises_position_error():
 
 # ------------------------------------------------------------------- properties
 def _check_incremental(s):
-    assert s.key == _key_of(s.board, s.to_move)
+    assert s.key == s.key_from_scratch()
     assert s.pst_score == pst_from_scratch(s)
     assert s.material_score == material_from_scratch(s)
 
@@ -295,7 +295,7 @@ def test_hypothesis_push_pop_round_trip(choices):
         assert gameai.load_game("xiangqi", fen=s.fen()).legal_moves() == moves
         s.push(m)
         played += 1
-        assert s.key == _key_of(s.board, s.to_move)
+        assert s.key == s.key_from_scratch()
         assert gameai.load_game("xiangqi", fen=s.fen()).key == s.key
     for _ in range(played):
         s.pop()

@@ -568,6 +568,10 @@ class Xiangqi:
             return (self.board[fr] - 1) * 8100 + base
         return base
 
+    def key_from_scratch(self) -> int:
+        """The Zobrist key recomputed from the board (``key`` must always equal it)."""
+        return _key_of(self.board, self._side)
+
     def piece_at(self, file: int, rank: int) -> str | None:
         """FEN letter of the piece on (file 0..8, rank 0..9), upper case Red; None if empty."""
         p = self.board[rank * 9 + file]
