@@ -141,3 +141,21 @@ def test_bad_moves_rejected_state_unchanged():
         s.parse_move("0")                        # at a leaf
     with pytest.raises(gameai.PositionError):
         gameai.load_game("synthetic(branching=2,depth=1)", moves="0 1")
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(b=st.integers(1, 4), d=st.integers(1, 5), seed=st.integers(0, 10 ** 6),
+       ordering=st.one_of(st.sampled_from(["best", "worst", "random"]), st.floats(0, 1)))
+def test_alphabeta_bounds_on_any_tree(b, d, seed, ordering):
+    s = gameai.load_game("synthetic", branching=b, depth=d, seed=seed, ordering=ordering)
+    mm = gameai.make_searcher("minimax", depth=d).search(s)
+    ab = gameai.make_searcher("alphabeta", depth=d).search(s)
+    ns = gameai.make_searcher("negascout", depth=d).search(s)
+    assert mm.value == ab.value == ns.value == s.value()
+    assert mm.stats.leaves == b ** d
+    minimal = b ** ((d + 1) // 2) + b ** (d // 2) - 1
+    assert minimal <= ab.stats.leaves <= b ** d
+    assert minimal <= ns.stats.leaves

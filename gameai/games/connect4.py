@@ -120,7 +120,7 @@ class Connect4:
     def history_key(self, move: int, with_piece: bool = False) -> int:
         """The cell the stone lands on; with ``with_piece`` also its colour."""
         cell = self.height[move]
-        return cell + WIDTH * H1 * self.to_move if with_piece else cell
+        return cell + WIDTH * H1 * (len(self.stack) & 1) if with_piece else cell
 
     def parse_move(self, text: str) -> int:
         t = text.strip().lower()
