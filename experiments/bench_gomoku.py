@@ -108,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def pat_cold(s):
         gomoku_patterns._MEMO.clear()
+        pat._memo.clear()
         return pat(s)
 
     rows.append(("eval gomoku.patterns (cold line memo)", _rate(pat_cold, free, T)))

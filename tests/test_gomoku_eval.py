@@ -7,7 +7,7 @@ import pytest
 
 import gameai
 from gameai import SpecError
-from gameai.evaluators.gomoku_patterns import FEATURES, line_features
+from gameai.evaluators.gomoku_patterns import FEATURES, features, line_features
 from gameai.evaluators.gomoku_pointweight import point_weight
 from gameai.evaluators.gomoku_position import G_ARR_POS_VALUE_15, position_table
 
@@ -74,7 +74,7 @@ def mirror(s):
     for m in s.placed:
         c, r = s.point(m)
         moves.append(f"{chr(97 + n - 1 - c)}{r + 1}")
-    return gameai.load_game(f"gomoku(rule={s.rule})", moves=" ".join(moves))
+    return gameai.load_game(f"gomoku(rule={s.rule})", moves=" ".join(moves))  # legal by symmetry
 
 
 def test_patterns_threats_and_symmetry():
@@ -85,8 +85,8 @@ def test_patterns_threats_and_symmetry():
     s.push(s.parse_move("l8"))                                    # now black has a four, to move
     assert ev(s) == w - 1
     rng = random.Random(5)
-    for _ in range(20):
-        t = gameai.load_game("gomoku", moves="h8")
+    for i in range(30):
+        t = gameai.load_game("gomoku", rule=("freestyle", "standard", "renju")[i % 3], moves="h8")
         for _ in range(rng.randrange(2, 14)):
             if t.result():
                 break
@@ -96,6 +96,24 @@ def test_patterns_threats_and_symmetry():
         v = ev(t)
         assert abs(v) < 10**8
         assert v == ev(mirror(t))                                  # left-right symmetry
+        assert v == reference_patterns(ev, t)
+
+
+def reference_patterns(ev, state) -> int:
+    """The module doc's definition computed directly from the feature totals."""
+    fb, fw = features(state)
+    fm, fo = (fb, fw) if state.to_move == 0 else (fw, fb)
+    w = ev.weights
+    if fm[0]:
+        return w.win
+    if fo[0]:
+        return -w.win
+    if fm[1] or fm[2]:
+        return w.win - 1
+    if fo[1] or fo[2] >= 2:
+        return -(w.win // 2)
+    ks = (w.five, w.open_four, w.four, w.open_three, w.three, w.open_two, w.two)
+    return max(-w.win, min(w.win, sum(k * (a - b) for k, a, b in zip(ks, fm, fo))))
 
 
 def test_patterns_weights_parameter_object():

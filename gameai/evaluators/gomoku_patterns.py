@@ -159,16 +159,29 @@ def packed_features(code: int, exact: tuple[bool, bool]) -> int:
 
 
 _MEMO: dict[tuple[bool, bool], dict[int, int]] = {}
+_EXACT = {"freestyle": (False, False), "standard": (True, True), "renju": (True, False)}
 
 
-def _exactness(rule: str) -> tuple[bool, bool]:
-    return {"freestyle": (False, False), "standard": (True, True), "renju": (True, False)}[rule]
+def _features_memo(exact: tuple[bool, bool]) -> dict[int, int]:
+    memo = _MEMO.get(exact)
+    if memo is None:
+        memo = _MEMO[exact] = {}
+    return memo
+
+
+def line_packed(code: int, exact: tuple[bool, bool]) -> int:
+    """Memoised :func:`packed_features`."""
+    memo = _features_memo(exact)
+    v = memo.get(code)
+    if v is None:
+        v = memo[code] = packed_features(code, exact)
+    return v
 
 
 def features(state) -> tuple[list[int], list[int]]:
     """Feature totals ``(black, white)`` over every line of ``state``."""
-    exact = _exactness(state.rule)
-    memo = _MEMO.setdefault(exact, {})
+    exact = _EXACT[state.rule]
+    memo = _features_memo(exact)
     codes = state.line_codes
     try:
         total = sum(map(memo.__getitem__, codes))
@@ -181,8 +194,17 @@ def features(state) -> tuple[list[int], list[int]]:
     return f[:_NF], f[_NF:]
 
 
+_OFF = 1 << 40        # keeps each line's (possibly negative) linear score non-negative
+_TBITS = 6 * _BITS    # threat fields: five, open four, four for black, then for white
+
+
 class Patterns:
-    """Σ K_i·F_i line-pattern evaluator from the side to move's view (see module doc)."""
+    """Σ K_i·F_i line-pattern evaluator from the side to move's view (see module doc).
+
+    Per line code it memoises one int: the threat counts (five, open four, four, both
+    players) in the low bits and ``Σ K_i (F_i(black) − F_i(white)) + 2**40`` above them,
+    so one evaluation is a single ``sum`` over the line codes plus a few shifts.
+    """
 
     name = "gomoku.patterns"
 
@@ -195,21 +217,49 @@ class Patterns:
         self.weights = PatternWeights(**weights)
         w = self.weights
         self._k = (w.five, w.open_four, w.four, w.open_three, w.three, w.open_two, w.two)
+        self._memo: dict[tuple[bool, bool], dict[int, int]] = {}
+
+    def _line_value(self, code: int, exact: tuple[bool, bool]) -> int:
+        packed = line_packed(code, exact)
+        f = [(packed >> (_BITS * j)) & _MASK for j in range(2 * _NF)]
+        lin = sum(k * (a - b) for k, a, b in zip(self._k, f[:_NF], f[_NF:]))
+        threats = 0
+        for j, v in enumerate(f[0:3] + f[_NF:_NF + 3]):
+            threats |= v << (_BITS * j)
+        return ((lin + _OFF) << _TBITS) | threats
 
     def __call__(self, state) -> int:
-        fb, fw = features(state)
-        me = len(state.placed) & 1
-        fm, fo = (fb, fw) if me == 0 else (fw, fb)
+        exact = _EXACT[state.rule]
+        memo = self._memo.get(exact)
+        if memo is None:
+            memo = self._memo[exact] = {}
+        codes = state.line_codes
+        try:
+            total = sum(map(memo.__getitem__, codes))
+        except KeyError:
+            for c in codes:
+                if c not in memo:
+                    memo[c] = self._line_value(c, exact)
+            total = sum(map(memo.__getitem__, codes))
+        lin = (total >> _TBITS) - len(codes) * _OFF
+        five_b = total & _MASK
+        o4_b = (total >> 12) & _MASK
+        four_b = (total >> 24) & _MASK
+        five_w = (total >> 36) & _MASK
+        o4_w = (total >> 48) & _MASK
+        four_w = (total >> 60) & _MASK
+        if len(state.placed) & 1:   # white to move
+            five_m, o4_m, four_m, five_o, o4_o, four_o = five_w, o4_w, four_w, five_b, o4_b, four_b
+            lin = -lin
+        else:
+            five_m, o4_m, four_m, five_o, o4_o, four_o = five_b, o4_b, four_b, five_w, o4_w, four_w
         win = self.weights.win
-        if fm[0]:
+        if five_m:
             return win
-        if fo[0]:
+        if five_o:
             return -win
-        if fm[1] or fm[2]:
+        if o4_m or four_m:
             return win - 1
-        if fo[1] or fo[2] >= 2:
+        if o4_o or four_o >= 2:
             return -(win // 2)
-        v = 0
-        for k, a, b in zip(self._k, fm, fo):
-            v += k * (a - b)
-        return max(-win, min(win, v))
+        return max(-win, min(win, lin))

@@ -18,8 +18,9 @@ A full board with no five is a draw.
 
 Move generation for search: ``legal_moves()`` returns the empty points within
 ``radius`` (Chebyshev distance, default 2) of any stone, the centre on an empty board, or
-every empty point with ``full_board=True``. The candidate set is kept incrementally: a
-reference count per point of the stones near it, updated on push/pop.
+every empty point with ``full_board=True``. The candidate set is kept incrementally: push
+adds the empty points near the new stone that were not candidates yet and remembers them,
+pop removes exactly those again (LIFO), so no point is rescanned.
 
 Board access (e.g. for a matplotlib drawer): ``size``; ``stone(col, row)`` -> 0, 1 or
 None with 0-based ``col`` (left to right) and ``row`` (bottom to top); ``stones()`` ->
@@ -79,17 +80,17 @@ class Gomoku:
         self._zside = self._z[-1]
         self._centre = geo.index(size // 2, size // 2)
         self.board = empty_board(geo)
-        self.near = [0] * geo.ncells          # stones within `radius` of each point
-        self.bnear = [0] * geo.ncells         # black stones <= 4 steps away along a line
+        self.bnear = [0] * geo.ncells         # renju: black stones <= 4 steps away on a line
+        self._track_black = rule == "renju"
         self._line_neigh = geo.line_neigh
-        self._cand: set[int] = set()           # empty points with near > 0
+        self._cand: set[int] = set()           # empty points within `radius` of a stone
         self._legal_cache: dict[int, tuple[int, ...]] = {}  # renju, black to move: key -> moves
         self.line_codes = [3 ** len(line) for line in geo.lines]
         self.placed: list[int] = []            # every stone, setup stones first
         self.move_stack: list[int] = []
         self._key = 0
         self._winner: int | None = None
-        self._winners: list[int | None] = []
+        self._undo: list[tuple[list[int], bool, int | None]] = []  # per move: added cands, was cand, winner
         self._exact = (rule == "standard", rule in ("standard", "renju"))  # white, black
         self._setup(moves, black, white, to_move)
 
@@ -161,10 +162,7 @@ class Gomoku:
 
     def _place(self, i: int, color: int) -> None:
         """Put a setup stone (not a move: no undo record)."""
-        self.board[i] = color
-        self.placed.append(i)
-        self._key ^= self._z[2 * i + color] ^ self._zside
-        self._touch(i, color, +1)
+        self._add_stone(i, color)
 
     # ------------------------------------------------------------------ protocol
     @property
@@ -179,33 +177,45 @@ class Gomoku:
     def ply(self) -> int:
         return len(self.move_stack)
 
-    def _touch(self, i: int, color: int, sign: int) -> None:
-        near = self.near
-        cand = self._cand
+    def _add_stone(self, i: int, color: int) -> tuple[list[int], bool]:
+        """Board, key, candidates, line codes (and renju's black counts) for a new stone;
+        returns what ``_remove_stone`` needs to undo the candidate change."""
         board = self.board
-        if color == BLACK:
+        board[i] = color
+        self.placed.append(i)
+        self._key ^= self._z[2 * i + color] ^ self._zside
+        cand = self._cand
+        added = [q for q in self._neigh[i] if board[q] == EMPTY and q not in cand]
+        cand.update(added)
+        was = i in cand
+        if was:
+            cand.remove(i)
+        codes = self.line_codes
+        k = color + 1
+        for lid, pw in self._cell_lines[i]:
+            codes[lid] += k * pw
+        if color == BLACK and self._track_black:
             bn = self.bnear
             for q in self._line_neigh[i]:
-                bn[q] += sign
-        if sign > 0:
-            cand.discard(i)
-            for q in self._neigh[i]:
-                near[q] += 1
-                if near[q] == 1 and board[q] == EMPTY:
-                    cand.add(q)
-            codes = self.line_codes
-            for lid, pw in self._cell_lines[i]:
-                codes[lid] += (color + 1) * pw
-        else:
-            for q in self._neigh[i]:
-                near[q] -= 1
-                if near[q] == 0:
-                    cand.discard(q)
-            if near[i]:
-                cand.add(i)
-            codes = self.line_codes
-            for lid, pw in self._cell_lines[i]:
-                codes[lid] -= (color + 1) * pw
+                bn[q] += 1
+        return added, was
+
+    def _remove_stone(self, i: int, color: int, added: list[int], was: bool) -> None:
+        self.board[i] = EMPTY
+        self.placed.pop()
+        self._key ^= self._z[2 * i + color] ^ self._zside
+        cand = self._cand
+        cand.difference_update(added)
+        if was:
+            cand.add(i)
+        codes = self.line_codes
+        k = color + 1
+        for lid, pw in self._cell_lines[i]:
+            codes[lid] -= k * pw
+        if color == BLACK and self._track_black:
+            bn = self.bnear
+            for q in self._line_neigh[i]:
+                bn[q] -= 1
 
     def _five_at(self, i: int, color: int) -> bool:
         exact = self._exact[color == BLACK]
@@ -218,12 +228,9 @@ class Gomoku:
 
     def push(self, move: int) -> None:
         color = len(self.placed) & 1
-        self.board[move] = color
-        self.placed.append(move)
+        added, was = self._add_stone(move, color)
         self.move_stack.append(move)
-        self._key ^= self._z[2 * move + color] ^ self._zside
-        self._touch(move, color, +1)
-        self._winners.append(self._winner)
+        self._undo.append((added, was, self._winner))
         if self._winner is None and self._five_at(move, color):
             self._winner = color
 
@@ -231,12 +238,8 @@ class Gomoku:
         if not self.move_stack:
             raise IllegalMoveError("gomoku: no move to take back")
         move = self.move_stack.pop()
-        self.placed.pop()
-        color = len(self.placed) & 1
-        self.board[move] = EMPTY
-        self._key ^= self._z[2 * move + color] ^ self._zside
-        self._touch(move, color, -1)
-        self._winner = self._winners.pop()
+        added, was, self._winner = self._undo.pop()
+        self._remove_stone(move, (len(self.placed) - 1) & 1, added, was)
         return move
 
     def result(self) -> Outcome | None:
@@ -342,7 +345,7 @@ class Gomoku:
     def copy(self) -> "Gomoku":
         other = object.__new__(Gomoku)
         other.__dict__.update(self.__dict__)
-        for attr in ("board", "near", "bnear", "line_codes", "placed", "move_stack", "_winners"):
+        for attr in ("board", "bnear", "line_codes", "placed", "move_stack", "_undo"):
             setattr(other, attr, list(getattr(self, attr)))
         other._cand = set(self._cand)
         other._legal_cache = {}
