@@ -178,7 +178,7 @@ def test_faulty_engines_lose_with_reason_and_tournament_goes_on(tmp_path):
     for kind, src in FAKE.items():
         path = tmp_path / f"{kind}.py"
         path.write_text(textwrap.dedent(src))
-        players.append(f'engine(cmd="{PY} {path}",protocol=uci,timeout=1,name={kind})')
+        players.append(f'engine(cmd="{PY} {path}",protocol=uci,timeout=1,time=0.05,name={kind})')
     players.append("random")
     cfg = TournamentConfig(game="tictactoe", players=players, games=2, seed=1, format="gauntlet",
                            opening_plies=0)
@@ -209,3 +209,32 @@ def test_engine_player_rejects_bad_parameters():
     with pytest.raises(gameai.GameError):
         EnginePlayer("   ")
     assert issubclass(EngineFault, gameai.GameError)
+
+
+def test_info_line_parsing_feeds_move_records():
+    from gameai.players.engine import _parse_info
+    info = {}
+    v = _parse_info("info depth 7 seldepth 9 score cp -35 nodes 12345 time 250 pv h2e2 h9g7".split(),
+                    info, None)
+    assert v == -35 and info == {"depth": 7, "seldepth": 9, "nodes": 12345, "time_s": 0.25,
+                                 "pv": "h2e2 h9g7"}
+    assert _parse_info("info score mate 3".split(), {}, None) > 10**8
+    assert _parse_info("info string depth 99".split(), info, 1) == 1 and info["depth"] == 7
+
+
+def test_lying_gomocup_engine_loses(tmp_path):
+    src = """
+        import sys
+        for line in sys.stdin:
+            c = line.split()[0].upper() if line.split() else ""
+            if c in ("START", "RESTART"): print("OK", flush=True)
+            elif c in ("BEGIN", "TURN", "DONE"): print("MESSAGE thinking\\nhello there", flush=True)
+            elif c == "END": break
+    """
+    path = tmp_path / "liar.py"
+    path.write_text(textwrap.dedent(src))
+    cfg = TournamentConfig(game="gomoku", players=[f'engine(cmd="{PY} {path}",protocol=gomocup,timeout=2,name=liar)',
+                                                   "random"], games=2, seed=1, opening_plies=0)
+    r = run_tournament(cfg, tmp_path / "out", jobs=1, progress=False, log=None)
+    assert [g["reason"] for g in r.games] == ["malformed-reply"] * 2
+    assert all((g["player0"] == "liar") == (g["winner"] == 1) for g in r.games)

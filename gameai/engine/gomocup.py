@@ -172,9 +172,8 @@ class GomocupServer:
                 self.rule = rule
                 if self.state is not None:  # rebuild the position under the new rule
                     _, moves = root_and_moves(self.state)
-                    texts = [m for m in moves]
                     fresh = self._new_state()
-                    for m in texts:
+                    for m in moves:  # same board size, so the move ints carry over
                         fresh.push(m)
                     self.state = fresh
         # other keys (timeout_match, time_left, max_memory, game_type, folder) are ignored

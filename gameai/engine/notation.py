@@ -49,7 +49,7 @@ def board_size(state) -> int:
 
 def to_xy(state, move) -> tuple[int, int]:
     """Gomocup ``x,y`` (0-based column, row) of a point move."""
-    f = getattr(state, "move_xy", None)
+    f = getattr(state, "point", None)  # the gomoku game's (col, row) of a move
     if callable(f):
         return tuple(f(move))
     m = _POINT.match(state.move_str(move).strip().lower())
@@ -60,12 +60,6 @@ def to_xy(state, move) -> tuple[int, int]:
 
 def from_xy(state, x: int, y: int):
     """The move at Gomocup ``x,y``, validated by the game's ``parse_move``."""
-    f = getattr(state, "xy_move", None)
-    if callable(f):
-        move = f(x, y)
-        if move not in state.legal_moves():
-            raise IllegalMoveError(f"point {x},{y} is not a legal move")
-        return move
     if not (0 <= x < 26 and y >= 0):
         raise IllegalMoveError(f"point {x},{y} is off the board")
     return state.parse_move(f"{chr(ord('a') + x)}{y + 1}")

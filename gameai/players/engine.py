@@ -19,6 +19,8 @@ from .protocol import Decision
 from .search import limits_dict
 
 PROTOCOLS = ("uci", "ucci", "gomocup")
+#: Seconds per move when neither the spec nor the tournament sets a limit (never "infinite").
+DEFAULT_MOVE_TIME = 1.0
 #: Gomocup ``INFO rule`` bits for the gomoku game's ``rule`` names.
 GOMOCUP_RULES = {"freestyle": 0, "standard": 1, "exact": 1, "renju": 4}
 
@@ -37,7 +39,8 @@ class EnginePlayer:
 
     ``time`` is seconds per move (UCI ``movetime``, UCCI ``time .. movestogo 1``, Gomocup
     ``INFO timeout_turn``); ``depth``/``nodes`` are sent as ``go depth``/``go nodes`` (UCI,
-    UCCI only). ``timeout`` bounds each wait for a reply beyond the move time; ``startup``
+    UCCI only); with no limit at all the engine gets ``DEFAULT_MOVE_TIME`` (1 s) per move.
+    ``timeout`` bounds each wait for a reply beyond the move time; ``startup``
     bounds the handshake. The process lives across games (``new_game`` resets it) and is
     restarted if it died.
     """
@@ -148,7 +151,7 @@ class EnginePlayer:
             self._sent = []
 
     def choose(self, state, limits=None) -> Decision:
-        lim = limits_dict(limits) or self.limits or {}
+        lim = limits_dict(limits) or self.limits or {"time": DEFAULT_MOVE_TIME}
         self._ensure()
         if self.protocol == "gomocup":
             return self._choose_gomocup(state, lim)
@@ -199,8 +202,6 @@ class EnginePlayer:
         if "time" in lim:
             ms = str(max(1, int(lim["time"] * 1000)))
             go += ["movetime", ms] if self.protocol == "uci" else ["time", ms, "movestogo", "1"]
-        if len(go) == 1:
-            go.append("infinite" if self.protocol == "uci" else "depth 64")
         self._write(" ".join(go))
         deadline = _time.monotonic() + self.timeout + lim.get("time", 0.0)
         info: dict[str, Any] = {}
