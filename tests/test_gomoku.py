@@ -202,3 +202,15 @@ def test_psq_read_write():
         read_psq("Piskvorky 15x15, 0:0, 0\n1,1,0\n1,1,0\n")
     big, _ = read_psq("Piskvorky 20x20, 0:0, 0\n10,10,0\n")
     assert big.size == 20 and big.move_str(big.move_stack[0]) == "j11"
+
+
+def test_is_legal_is_wider_than_search_candidates():
+    s = gameai.load_game("gomoku", moves="h8")
+    far = s.parse_move("a1")
+    assert far not in s.legal_moves() and s.is_legal(far)
+    assert not s.is_legal(s.move_at(7, 7))            # occupied
+    assert not s.is_legal(0)                           # border cell
+    r = gameai.load_game("renju", black="f8 g8 h9 h10", white="a1 a3 a5 a7")
+    assert not r.is_legal(r.move_at(7, 7))             # h8: double-three for black
+    done = gameai.load_game("gomoku", moves="a1 a2 b1 b2 c1 c2 d1 d2 e1")
+    assert not done.is_legal(done.move_at(10, 10))

@@ -275,6 +275,18 @@ class Gomoku:
             self._legal_cache[self._key] = tuple(moves)
         return moves
 
+    def is_legal(self, move: int) -> bool:
+        """Rules-level legality: any empty point while the game is on, except Black's
+        forbidden points under renju. ``legal_moves()`` is narrower (search candidates), so
+        a referee checking an outside player's move should ask this."""
+        if not isinstance(move, int) or not 0 <= move < len(self.board) or self.board[move] != EMPTY:
+            return False
+        if self.result() is not None:
+            return False
+        if self.rule == "renju" and not (len(self.placed) & 1):
+            return forbidden_at(self.board, move, self.dirs) is None
+        return True
+
     def forbidden(self, point: str | int) -> str | None:
         """RIF judgement of a black stone on ``point``: None, "overline", "double-four" or
         "double-three". Judged for Black whoever is to move (White's evaluators ask it)."""

@@ -1,10 +1,15 @@
 """The 002 document's player: one-shot point weighting, no search.
 
-Every empty point is weighted with :func:`gameai.evaluators.gomoku_pointweight.point_weight`
-for the side to move and the heaviest point is played; several equally heavy points are
-chosen between at random (the document: "如有多个最大值，则采用随机方式给出") with a
-generator seeded per game, so games are reproducible. Under renju, Black only picks among
-its legal (non-forbidden) points.
+Every point the game offers (``state.legal_moves()``: the empty points within the
+game's ``radius`` of a stone, the centre on an empty board, or every empty point with
+``full_board=True`` - the document's own whole-board scan) is weighted with
+:func:`gameai.evaluators.gomoku_pointweight.point_weight` for the side to move and the
+heaviest point is played; equally heavy points are chosen between at random (the
+document: "如有多个最大值，则采用随机方式给出") with a generator seeded per game, so games are
+reproducible. Under renju, Black's forbidden points are not legal moves, so never chosen.
+Restricting the scan to the move generator's points keeps every choice inside
+``legal_moves()``, which tournaments check; far points only ever score the smallest
+weights.
 """
 from __future__ import annotations
 
@@ -30,13 +35,7 @@ class PointWeightPlayer:
     def choose(self, state, limits=None) -> Decision:
         if not hasattr(state, "board") or not hasattr(state, "placed"):
             raise GameError(f"pointweight player plays gomoku/renju only, not {getattr(state, 'name', state)!r}")
-        weights = point_weights(state, exact_rules=self.exact_rules)
-        if state.rule == "renju" and state.to_move == 0:
-            legal = set(state.legal_moves()) if not state.full_board else None
-            if legal is not None:
-                # legal_moves() lists only nearby points; any empty point not forbidden is legal
-                weights = {p: w for p, w in weights.items()
-                           if p in legal or state.forbidden(p) is None}
+        weights = point_weights(state, points=state.legal_moves(), exact_rules=self.exact_rules)
         if not weights:
             raise GameError("pointweight player: no legal moves in this position")
         best = max(weights.values())
