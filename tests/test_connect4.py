@@ -127,3 +127,53 @@ def test_threat_evaluator_bounds_and_immediate_threats():
         while s.result() is None:
             assert abs(ev(s)) < 10 ** 8
             s.push(rng.choice(s.legal_moves()))
+
+
+# Pascal Pons's published Connect Four benchmark "Test_L3_R1" (end-game positions as
+# 1-7 column sequences, exact scores for the side to move: 0 draw, +k a win with the
+# winner's k-th last stone, -k a loss likewise).
+PONS_L3_R1 = """2252576253462244111563365343671351441 -1
+7422341735647741166133573473242566 1
+23163416124767223154467471272416755633 0
+71255763773133525731261364622167124446454 0
+65214673556155731566316327373221417 -1
+52677675164321472411331752454 0
+3135151421347443544172316522225776773566 0
+562154564361751726662253737734213275114 0
+233377345754465174223731671122611552 1
+6763525635134453444361412671365712 -1
+211376455663355325112113664364524722 0
+3146762114467714356347741621375222 -1
+67152117737262713366376314254 6
+2762751722231276466633475674533 5
+3642756176227637211322113551637574556 2
+22647455554314246733661634615122372377511 0
+427566236745127177115664464254 2
+7172212567451542223676134464437761515 0
+641154574541323641152467137655232232366 0
+5775265212657176476365522624313714333 2
+3575316255751336464276636772271112 -3"""
+
+
+def _pons_score(stones: int, value: int) -> int:
+    """Convert a mate-distance value into Pons's score (the win lands on stone stones+ply)."""
+    from gameai.search.stats import MATE
+    if value == 0:
+        return 0
+    ply = MATE - abs(value)
+    score = (44 - stones - ply) // 2
+    return score if value > 0 else -score
+
+
+@pytest.mark.parametrize("searcher", ["negascout(tt=true,id=true,history=true,killers=true)",
+                                      "mtdf", "alphabeta(tt=true,exact_depth=true)"])
+def test_solves_pons_end_game_benchmark(searcher):
+    for line in PONS_L3_R1.splitlines():
+        seq, score = line.split()
+        s = gameai.load_game("connect4", moves=seq)
+        r = gameai.make_searcher(searcher, depth=42 - len(seq), eval="zero").search(s)
+        assert _pons_score(len(seq), r.value) == int(score), (searcher, seq)
+        if int(score) > 0:                       # the chosen move keeps the win
+            s.push(r.move)
+            child = gameai.make_searcher("alphabeta(tt=true)", depth=42 - len(seq), eval="zero").search(s)
+            assert child.value < 0
