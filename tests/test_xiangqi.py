@@ -4,8 +4,9 @@ Where the expected numbers come from:
 * start position perft 44 / 1,920 / 79,666 / 3,290,240 / 133,312,995: the issue text and
   the Xiangqi perft tables published by engine authors (also Fairy-Stockfish tests/perft.sh
   for depth 4).
-* the two other perft positions and their depth-4 counts: Fairy-Stockfish tests/perft.sh
-  (fairy-stockfish/Fairy-Stockfish on GitHub), an independent engine.
+* ten positions with counts to depth 5: the chessprogramming wiki page "Chinese Chess Perft
+  Results" (copied into the PikaChess engine's tests); two more with depth-4 counts:
+  Fairy-Stockfish tests/perft.sh (fairy-stockfish/Fairy-Stockfish on GitHub).
 * every small hand-made position: counted by hand from the rules (the reasoning is in the
   comment next to each case).
 * cross-checks against the independent libraries ``cchess`` (pure Python) and OpenSpiel's
@@ -21,6 +22,20 @@ import gameai
 from gameai.evaluators.xiangqi import material_from_scratch, pst_from_scratch
 from gameai.games.xiangqi import START_FEN
 
+# Chessprogramming wiki "Chinese Chess Perft Results" (positions 2-11, counts per depth
+# from 1), as also used by the PikaChess engine's perft tests: independently published.
+CPW_POSITIONS = [
+    ("r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w", [38, 1128, 43929, 1339047, 53112976]),
+    ("1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w", [7, 281, 8620, 326201, 10369923]),
+    ("5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w", [25, 424, 9850, 202884, 4739553]),
+    ("CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w", [28, 516, 14808, 395483, 11842230]),
+    ("R1N1k1b2/9/3aba3/9/2nr5/2B6/9/4B4/4A4/4KA3 w", [21, 364, 7626, 162837, 3500505]),
+    ("C1nNk4/9/9/9/9/9/n1pp5/B3C4/9/3A1K3 w", [28, 222, 6241, 64971, 1914306]),
+    ("4ka3/4a4/9/9/4N4/p8/9/4C3c/7n1/2BK5 w", [23, 345, 8124, 149272, 3513104]),
+    ("2b1ka3/9/b3N4/4n4/9/9/9/4C4/2p6/2BK5 w", [21, 195, 3883, 48060, 933096]),
+    ("1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4 w", [30, 830, 22787, 649866, 17920736]),
+    ("CnN1k1b2/c3a4/4ba3/9/2nr5/9/9/4C4/4A4/4KA3 w", [19, 583, 11714, 376467, 8148177]),
+]
 FSF_MIDGAME = "1rbaka2R/5r3/6n2/2p1p1p2/4P1bP1/PpC3Bc1/1nPR2P2/2N2AN2/1c2K1p2/2BAC4 w - - 0 1"
 FSF_ENDGAME = "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1"
 
@@ -41,6 +56,19 @@ def test_fsf_endgame_perft_depth_4():
     # Fairy-Stockfish tests/perft.sh: xiangqi "4kcP1N/8n/..." depth 4 = 92741.
     s = gameai.load_game("xiangqi", fen=FSF_ENDGAME)
     assert gameai.perft(s, 4, bulk=True) == 92741
+
+
+@pytest.mark.parametrize("fen, counts", CPW_POSITIONS)
+def test_published_positions_depth_1_to_3(fen, counts):
+    s = gameai.load_game("xiangqi", fen=fen)
+    assert [gameai.perft(s, d) for d in (1, 2, 3)] == counts[:3]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fen, counts", CPW_POSITIONS)
+def test_published_positions_depth_4_and_5(fen, counts):
+    s = gameai.load_game("xiangqi", fen=fen)
+    assert [s.perft(4), s.perft(5)] == counts[3:5]
 
 
 @pytest.mark.slow
