@@ -51,6 +51,7 @@ def _build_core(o: "Searcher", state, ev, tt, hist, killers, stop_check):
         hget, hk_raw, wp = htab.get, getattr(state, "history_key", None), hist.with_piece
         hscore = (lambda m: hget(hk_raw(m, wp), 0)) if hk_raw is not None else (lambda m: hget(m, 0))
     ordering = use_tt or hist is not None or killers is not None
+    tslots, tmask = (tt.slots, tt.mask) if tt is not None else (None, 0)
     pvt: list = [()] * 256
     c = dict.fromkeys(_COUNTERS, 0)
     nodes = leaves = terminals = interior = cutoffs = fmc = probes = hits = ttcuts = res = 0
@@ -118,8 +119,8 @@ def _build_core(o: "Searcher", state, ev, tt, hist, killers, stop_check):
         if use_tt:
             key = state.key
             probes += 1
-            e = tt.probe(key)
-            if e is not None:
+            e = tslots[key & tmask]
+            if e is not None and e[0] == key:
                 hits += 1
                 tt_move = e[4]
                 if ply and (e[1] == depth if exact_depth else e[1] >= depth):
