@@ -186,3 +186,38 @@ def test_pointweight_evaluator_range():
     s = gameai.load_game("gomoku", moves="h8 a1 i8 a3 j8 a5 k8")      # white to move
     v = ev(s)
     assert -10**8 < v < 0          # black's best (five, 150000) outweighs white's best block
+
+
+@pytest.mark.parametrize("spec", ["gomoku.patterns", "gomoku.position", "gomoku.pointweight"])
+def test_evaluators_drive_a_searcher(spec):
+    """Contract check with the search layer: with any evaluator, a 2-ply alpha-beta takes
+    the five and, a move earlier, blocks the opponent's four."""
+    s = gameai.load_game("gomoku", moves="h8 a1 i8 a3 j8 a5 k8 a7")  # black four, to move
+    r = gameai.make_searcher(f"alphabeta(depth=2,eval={spec})").search(s)
+    assert s.move_str(r.move) in ("g8", "l8")
+    t = gameai.load_game("gomoku", moves="h8 a1 i8 a3 j8 a5 b13 g8 k8")  # white must block l8
+    r = gameai.make_searcher(f"alphabeta(depth=2,eval={spec})").search(t)
+    assert t.move_str(r.move) == "l8"
+
+
+@pytest.mark.slow
+def test_pointweight_selfplay_renju_games_are_legal():
+    """Ten seeded renju games of the 002 player: black never plays a forbidden point, every
+    game ends with a five (checked by an independent scan), a full board, or black left
+    with only forbidden points."""
+    from tests.test_gomoku import brute_winner
+    for seed in range(10):
+        p0, p1 = gameai.make_player("pointweight"), gameai.make_player("pointweight")
+        p0.new_game(seed)
+        p1.new_game(seed + 50)
+        s = gameai.load_game("renju")
+        while s.result() is None:
+            if not s.legal_moves():
+                empties = [i for i in s.geo.cells if s.board[i] == 2]
+                assert s.to_move == 0 and all(s.forbidden(i) for i in empties)
+                break
+            d = (p0 if s.to_move == 0 else p1).choose(s)
+            assert s.is_legal(d.move)
+            s.push(d.move)
+        out = s.result()
+        assert out is None or out.winner is None or out.winner == brute_winner(s)

@@ -14,7 +14,10 @@ Rules (``rule=``):
   ``parse_move`` rejects them. Opening rules (swap, first-move placement) are not
   enforced: positions start from any legal move.
 
-A full board with no five is a draw.
+A full board with no five is a draw. Under renju Black may, late in a game, have no legal
+point at all (every empty point forbidden): ``result()`` stays None and ``legal_moves()``
+is empty; searchers treat that as a horizon and the tournament referee scores it as a
+draw ("no-moves"). RIF would let Black pass; passes are not modelled.
 
 Move generation for search: ``legal_moves()`` returns the empty points within
 ``radius`` (Chebyshev distance, default 2) of any stone, the centre on an empty board, or
@@ -268,8 +271,10 @@ class Gomoku:
                 return list(cached)
             b, dirs, bn = self.board, self.dirs, self.bnear
             # every forbidden shape needs >= 4 other black stones on p's lines nearby
-            moves = [m for m in moves if bn[m] < 4 or not maybe_forbidden(b, m, dirs)
-                     or forbidden_at(b, m, dirs) is None]
+            ok = lambda m: bn[m] < 4 or not maybe_forbidden(b, m, dirs) or forbidden_at(b, m, dirs) is None  # noqa: E731
+            moves = [m for m in moves if ok(m)]
+            if not moves:  # every nearby point forbidden: look at the whole board
+                moves = [m for m in self.geo.cells if b[m] == EMPTY and ok(m)]
             if len(self._legal_cache) >= 200_000:
                 self._legal_cache.clear()
             self._legal_cache[self._key] = tuple(moves)
