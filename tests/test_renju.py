@@ -288,3 +288,24 @@ def test_forbidden_bad_input_names_point():
         s.forbidden("h8")
     with pytest.raises(IllegalMoveError, match="z9"):
         s.forbidden("z9")
+
+
+def _transform(text: str, k: int, n: int = 15) -> str:
+    """Point under symmetry ``k`` of the square (4 rotations x mirror)."""
+    c, r = ord(text[0]) - 97, int(text[1:]) - 1
+    for _ in range(k % 4):
+        c, r = r, n - 1 - c
+    if k >= 4:
+        c = n - 1 - c
+    return f"{chr(97 + c)}{r + 1}"
+
+
+@pytest.mark.parametrize("k", range(1, 8))
+def test_forbidden_is_invariant_under_board_symmetries(k):
+    """The rules know no direction: each symmetric image of a published position has the
+    image of its forbidden set (catches direction/stride slips in the flat board)."""
+    for name, black, white, expected in ALPHAGOMOKU[:12]:
+        s = diagram(black, white)
+        t = diagram(" ".join(_transform(p, k) for p in black.split()),
+                    " ".join(_transform(p, k) for p in white.split()))
+        assert {_transform(p, k): v for p, v in all_forbidden(s).items()} == all_forbidden(t), name
