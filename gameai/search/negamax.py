@@ -52,7 +52,7 @@ def _build_core(o: "Searcher", state, ev, tt, hist, killers, stop_check):
         hscore = (lambda m: hget(hk_raw(m, wp), 0)) if hk_raw is not None else (lambda m: hget(m, 0))
     ordering = use_tt or hist is not None or killers is not None
     tslots, tmask = (tt.slots, tt.mask) if tt is not None else (None, 0)
-    pvt: list = [()] * 256
+    pvt: list = [()] * (o._max_ply + 2)     # triangular PV: pvt[ply] = best line from ply
     c = dict.fromkeys(_COUNTERS, 0)
     nodes = leaves = terminals = interior = cutoffs = fmc = probes = hits = ttcuts = res = 0
     seldepth = 0
@@ -278,6 +278,7 @@ class Searcher:
         self._root_first = None
         self._check_every = 1024
         self._node_limit: int | None = None
+        self._max_ply = depth
         self.name = self._describe()
 
     def _describe(self) -> str:
@@ -342,6 +343,7 @@ class Searcher:
 
         self._check_every = 64 if deadline is not None else 1024
         self._node_limit = node_limit
+        self._max_ply = max_depth
         negamax, counters, add_root, add_research, pvt, root_best = _build_core(
             self, state, ev, self.tt, self.history, self.killers, stop_check)
         if state.result() is not None or not state.legal_moves():
