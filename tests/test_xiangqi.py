@@ -341,6 +341,15 @@ def test_copy_is_independent_and_keeps_history():
     assert s.ply == 3 and c.ply == 2
 
 
+def test_pickle_round_trip_keeps_history():
+    import pickle
+    s = gameai.load_game("xiangqi", moves="h2e2 h9g7")
+    t = pickle.loads(pickle.dumps(s))
+    assert (t.fen(), t.key, t.move_stack, t.legal_moves()) == (s.fen(), s.key, s.move_stack, s.legal_moves())
+    t.pop()
+    assert t.fen() == gameai.load_game("xiangqi", moves="h2e2").fen()
+
+
 def test_history_key_ranges_and_piece_refinement():
     s = gameai.load_game("xiangqi", fen=FSF_MIDGAME)
     keys, keys_p = set(), set()
