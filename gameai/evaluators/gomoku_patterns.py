@@ -29,6 +29,7 @@ is a sum of ~72 dictionary look-ups plus an unpack.
 """
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, fields
 
 FEATURES = ("five", "open_four", "four", "open_three", "three", "open_two", "two")
@@ -263,3 +264,7 @@ class Patterns:
         if o4_o or four_o >= 2:
             return -(win // 2)
         return max(-win, min(win, lin))
+
+
+# Spec parameters are exactly the weights: gameai list shows them and the registry checks them.
+Patterns.__signature__ = inspect.signature(PatternWeights)
