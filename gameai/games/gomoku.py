@@ -271,10 +271,10 @@ class Gomoku:
                 return list(cached)
             b, dirs, bn = self.board, self.dirs, self.bnear
             # every forbidden shape needs >= 4 other black stones on p's lines nearby
-            ok = lambda m: bn[m] < 4 or not maybe_forbidden(b, m, dirs) or forbidden_at(b, m, dirs) is None  # noqa: E731
-            moves = [m for m in moves if ok(m)]
+            moves = [m for m in moves if bn[m] < 4 or not maybe_forbidden(b, m, dirs)
+                     or forbidden_at(b, m, dirs) is None]
             if not moves:  # every nearby point forbidden: look at the whole board
-                moves = [m for m in self.geo.cells if b[m] == EMPTY and ok(m)]
+                moves = [m for m in self.geo.cells if b[m] == EMPTY and forbidden_at(b, m, dirs) is None]
             if len(self._legal_cache) >= 200_000:
                 self._legal_cache.clear()
             self._legal_cache[self._key] = tuple(moves)
