@@ -237,3 +237,10 @@ def test_search_command_prints_move_value_pv_stats(capsys):
     assert "move: 4" in out and f"value: {MATE - 1}" in out and "pv: 4" in out
     assert "nodes=" in out and "leaves=" in out and "tt_probes=" in out
     assert main(["search", "--game", "tictactoe", "--searcher", "alphabeta(depth=0)"]) == 2
+
+
+def test_iterative_deepening_stops_when_the_tree_is_solved():
+    s = gameai.load_game("tictactoe", moves="b2 a1")
+    r = gameai.make_searcher("alphabeta(depth=50,id=true)").search(s)
+    assert r.value == 0 and r.stats.depth == 7          # 7 empty cells: nothing deeper to see
+    assert [row["depth"] for row in r.stats.iterations] == list(range(1, 8))

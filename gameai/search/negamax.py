@@ -356,6 +356,7 @@ class Searcher:
         depths = range(1, max_depth + 1) if iterative else (max_depth,)
         best_move, value, pv = None, 0, []
         guess = None
+        prev_leaves = prev_ttcuts = -1
         for d in depths:
             try:
                 v, move, line = self._iteration(d, guess, negamax, add_root, add_research,
@@ -378,6 +379,9 @@ class Searcher:
                 on_iteration(row)
             if abs(v) >= MATE - d and self.mate_ply:
                 break                          # a forced result within the horizon
+            if cnt["leaves"] == prev_leaves and cnt["tt_cutoffs"] == prev_ttcuts:
+                break                          # no horizon reached: the tree is solved
+            prev_leaves, prev_ttcuts = cnt["leaves"], cnt["tt_cutoffs"]
             if stop_check(cnt["nodes"]):
                 break
         stats.__dict__.update(counters())
