@@ -237,3 +237,16 @@ def test_dask_backend_joins_an_existing_scheduler(tmp_path):
     a = run_tournament(_cfg(games=2), tmp_path / "a", jobs=1, progress=False, log=None)
     assert [g["result"] for g in d.games] == [g["result"] for g in a.games]
     assert [g["plies"] for g in d.games] == [g["plies"] for g in a.games]
+
+
+def test_sprt_stop_is_the_same_on_one_and_two_workers(tmp_path):
+    strong = _searcher("alphabeta(depth=9)", None)
+    if strong is None:
+        pytest.skip("search layer not installed")
+    cfg = _cfg(players=[strong, "random"], games=200, sprt="0,200,0.1,0.1", opening_plies=1)
+    a = run_tournament(cfg, tmp_path / "a", jobs=1, progress=False, log=None)
+    b = run_tournament(cfg, tmp_path / "b", jobs=2, progress=False, log=None)
+    assert a.stopped_by_sprt == b.stopped_by_sprt == "H1"
+    assert [g["game_id"] for g in a.games] == [g["game_id"] for g in b.games] == list(range(len(a.games)))
+    ga, gb = (pd.read_parquet(p / "games.parquet") for p in (a.out, b.out))
+    pd.testing.assert_frame_equal(_strip_time(ga), _strip_time(gb))

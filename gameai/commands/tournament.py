@@ -6,7 +6,7 @@ def add_parser(sub):
     p = sub.add_parser("tournament", help="play a round robin or gauntlet in parallel; "
                        "records to parquet, standings with Elo +- 95%%")
     p.add_argument("--game", required=True, help="game spec, e.g. gomoku or xiangqi")
-    p.add_argument("--player", action="append", required=True, dest="players",
+    p.add_argument("--player", action="append", required=True, dest="players", metavar="SPEC",
                    help="player or searcher spec (repeat; at least two)")
     p.add_argument("--games", type=int, default=2,
                    help="games per pairing (openings x 2 colours; default 2)")

@@ -131,6 +131,17 @@ class RecordStore:
         if time.monotonic() - self._last_flush >= self.flush_every:
             self.flush()
 
+    def discard_from(self, first_id: int) -> None:
+        """Forget games with id >= ``first_id`` (an SPRT stop: the match ended before them)."""
+        drop = [g for g in self.games if g >= first_id]
+        if not drop:
+            return
+        for g in drop:
+            del self.games[g]
+            self.moves.pop(g, None)
+        atomic_write_bytes(self.journal_path, b"".join(self._line(g) for g in sorted(self.games)))
+        self._dirty = True
+
     def games_rows(self) -> list[dict[str, Any]]:
         return [self.games[g] for g in sorted(self.games)]
 

@@ -88,7 +88,12 @@ def _joblib_results(tasks: list[GameTask], jobs: int) -> Iterator[dict[str, Any]
         for t in tasks:
             yield play_game(t)
         return
+    import warnings
+
     from joblib import Parallel, delayed
+    # an SPRT stop abandons queued games on purpose; joblib warns about it (even from GC)
+    warnings.filterwarnings("ignore", message=r".*tasks .*(still being processed|not used)",
+                            category=UserWarning)
     gen = Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(play_game)(t) for t in tasks)
     try:
         yield from gen
@@ -148,12 +153,40 @@ class _Progress:
             self.bar.close()
 
 
-def _sprt_decision(cfg: TournamentConfig, sprt: SPRT | None, games: list[dict[str, Any]],
-                   order: list[str]) -> str | None:
-    if sprt is None or not games:
+class _SprtWatch:
+    """SPRT over games taken in game-id order, one at a time.
+
+    Results arrive in whatever order the workers finish; judging only the contiguous
+    prefix of game ids makes the stopping game (and so the recorded match) the same on
+    every backend and worker count. The LLR uses complete colour-swapped pairs
+    (pentanomial) once there is one, W/D/L before that, as the pairings table does.
+    """
+
+    def __init__(self, sprt: SPRT, first: str) -> None:
+        self.sprt, self.first = sprt, first
+        self.next_id = 0
+        self.wdl = [0, 0, 0]
+        self.open_pairs: dict[int, float] = {}
+        self.penta = [0] * 5
+
+    def advance(self, games: dict[int, dict[str, Any]]) -> tuple[str, int] | None:
+        """Consume recorded games in id order; return (decision, games used) once decided."""
+        while self.next_id in games:
+            g = games[self.next_id]
+            self.next_id += 1
+            s = float(g["score0"]) if g["player0"] == self.first else 1.0 - float(g["score0"])
+            self.wdl[0 if s == 1.0 else 1 if s == 0.5 else 2] += 1
+            pair = int(g["pair"])
+            if pair in self.open_pairs:
+                self.penta[int(round(2 * (self.open_pairs.pop(pair) + s)))] += 1
+            else:
+                self.open_pairs[pair] = s
+            llr = self.sprt.llr_pentanomial(self.penta) if sum(self.penta) else \
+                self.sprt.llr_trinomial(*self.wdl)
+            decision = self.sprt.decide(llr)
+            if decision:
+                return decision, self.next_id
         return None
-    rows = pairing_rows(games, sprt, order)
-    return rows[0]["sprt"] if rows and rows[0]["sprt"] != "-" else None
 
 
 def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = None,
@@ -166,7 +199,10 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
         raise SpecError(f"--jobs must be at least 1, got {jobs}")
-    sprt = SPRT.parse(cfg.sprt) if cfg.sprt else None
+    try:
+        sprt = SPRT.parse(cfg.sprt) if cfg.sprt else None
+    except ValueError as exc:
+        raise SpecError(str(exc)) from None
     if sprt is not None and len(cfg.players) != 2:
         raise SpecError("--sprt needs exactly two players")
     out = Path(out)
@@ -188,7 +224,13 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
     run_info = {"jobs": jobs, "backend": backend, "scheduler": scheduler}
     write_manifest(man_path, asdict(cfg), cfg.seed, fingerprint=fp, status="running",
                    games_scheduled=len(tasks), run=run_info)
-    stopped = _sprt_decision(cfg, sprt, store.games_rows(), order)
+    watch = _SprtWatch(sprt, order[0]) if sprt is not None else None
+    stopped = None
+    if watch is not None:
+        hit = watch.advance(store.games)
+        if hit:
+            stopped = hit[0]
+            store.discard_from(hit[1])
     if log and done:
         log(f"resuming: {len(done)} of {len(tasks)} games already recorded in {out}")
     bar = _Progress(len(tasks), len(tasks) - len(todo), order[0], progress)
@@ -204,9 +246,11 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
                 store.add(rec)
                 played += 1
                 bar.update(rec["game"])
-                if sprt is not None:
-                    stopped = _sprt_decision(cfg, sprt, store.games_rows(), order)
-                    if stopped:
+                if watch is not None:
+                    hit = watch.advance(store.games)
+                    if hit:
+                        stopped = hit[0]
+                        store.discard_from(hit[1])  # games after the stopping one
                         break
         finally:
             close = getattr(results, "close", None)
