@@ -250,3 +250,13 @@ def test_sprt_stop_is_the_same_on_one_and_two_workers(tmp_path):
     assert [g["game_id"] for g in a.games] == [g["game_id"] for g in b.games] == list(range(len(a.games)))
     ga, gb = (pd.read_parquet(p / "games.parquet") for p in (a.out, b.out))
     pd.testing.assert_frame_equal(_strip_time(ga), _strip_time(gb))
+
+
+def test_a_folder_in_use_is_refused(tmp_path):
+    store = RecordStore(tmp_path)
+    try:
+        with pytest.raises(RecordError, match="in use"):
+            run_tournament(_cfg(games=2), tmp_path, jobs=1, progress=False, log=None)
+    finally:
+        store.close()
+    assert len(run_tournament(_cfg(games=2), tmp_path, jobs=1, progress=False, log=None).games) == 2

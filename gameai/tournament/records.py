@@ -51,6 +51,20 @@ def _parquet_bytes(table: pa.Table) -> bytes:
     return buf.getvalue()
 
 
+def _lock_folder(out: Path):
+    """Hold an exclusive lock on ``out/.lock`` so two runs never write one folder."""
+    fh = open(out / ".lock", "a+")
+    try:
+        import fcntl
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except ImportError:  # no fcntl (Windows): no protection, as before
+        pass
+    except OSError:
+        fh.close()
+        raise RecordError(f"{out} is in use by another running tournament") from None
+    return fh
+
+
 class RecordStore:
     """The output folder of one tournament: load what exists, append finished games."""
 
@@ -66,6 +80,7 @@ class RecordStore:
         self.moves: dict[int, list[dict[str, Any]]] = {}
         self._last_flush = 0.0
         self._dirty = False
+        self._lock = _lock_folder(self.out)
         self._load()
 
     @property
@@ -114,6 +129,12 @@ class RecordStore:
     def _line(self, gid: int) -> bytes:
         return (json.dumps({"game": self.games[gid], "moves": self.moves.get(gid, [])},
                            separators=(",", ":")) + "\n").encode()
+
+    def close(self) -> None:
+        """Release the folder lock (also released when the process exits)."""
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
 
     def done_ids(self) -> set[int]:
         return set(self.games)

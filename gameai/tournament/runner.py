@@ -219,58 +219,61 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
             raise RecordError(f"{out} holds a different tournament (config differs: "
                               f"{_diff(old.get('config', {}), asdict(cfg))}); use another --out")
     store = RecordStore(out, flush_every=flush_every)
-    done = store.done_ids()
-    todo = [t for t in tasks if t.game_id not in done]
-    run_info = {"jobs": jobs, "backend": backend, "scheduler": scheduler}
-    write_manifest(man_path, asdict(cfg), cfg.seed, fingerprint=fp, status="running",
-                   games_scheduled=len(tasks), run=run_info)
-    watch = _SprtWatch(sprt, order[0]) if sprt is not None else None
-    stopped = None
-    if watch is not None:
-        hit = watch.advance(store.games)
-        if hit:
-            stopped = hit[0]
-            store.discard_from(hit[1])
-    if log and done:
-        log(f"resuming: {len(done)} of {len(tasks)} games already recorded in {out}")
-    bar = _Progress(len(tasks), len(tasks) - len(todo), order[0], progress)
-    for g in store.games_rows():
-        bar.count(g)
-    played = 0
-    if todo and stopped is None:
-        workers = min(jobs, len(todo))
-        results = _joblib_results(todo, workers) if backend == "joblib" else \
-            _dask_results(todo, workers, scheduler)
-        try:
-            for rec in results:
-                store.add(rec)
-                played += 1
-                bar.update(rec["game"])
-                if watch is not None:
-                    hit = watch.advance(store.games)
-                    if hit:
-                        stopped = hit[0]
-                        store.discard_from(hit[1])  # games after the stopping one
-                        break
-        finally:
-            close = getattr(results, "close", None)
-            if close:
-                close()
+    try:
+        done = store.done_ids()
+        todo = [t for t in tasks if t.game_id not in done]
+        run_info = {"jobs": jobs, "backend": backend, "scheduler": scheduler}
+        write_manifest(man_path, asdict(cfg), cfg.seed, fingerprint=fp, status="running",
+                       games_scheduled=len(tasks), run=run_info)
+        watch = _SprtWatch(sprt, order[0]) if sprt is not None else None
+        stopped = None
+        if watch is not None:
+            hit = watch.advance(store.games)
+            if hit:
+                stopped = hit[0]
+                store.discard_from(hit[1])
+        if log and done:
+            log(f"resuming: {len(done)} of {len(tasks)} games already recorded in {out}")
+        bar = _Progress(len(tasks), len(tasks) - len(todo), order[0], progress)
+        for g in store.games_rows():
+            bar.count(g)
+        played = 0
+        if todo and stopped is None:
+            workers = min(jobs, len(todo))
+            results = _joblib_results(todo, workers) if backend == "joblib" else \
+                _dask_results(todo, workers, scheduler)
+            try:
+                for rec in results:
+                    store.add(rec)
+                    played += 1
+                    bar.update(rec["game"])
+                    if watch is not None:
+                        hit = watch.advance(store.games)
+                        if hit:
+                            stopped = hit[0]
+                            store.discard_from(hit[1])  # games after the stopping one
+                            break
+            finally:
+                close = getattr(results, "close", None)
+                if close:
+                    close()
+                store.flush()
+                bar.close()
+        else:
             store.flush()
             bar.close()
-    else:
-        store.flush()
-        bar.close()
-    games = store.games_rows()
-    prow = pairing_rows(games, sprt, order)
-    plrow = player_rows(games)
-    write_csv(out / "standings.csv", plrow)
-    write_csv(out / "pairings.csv", prow)
-    status = "finished" if len(games) == len(tasks) else f"stopped-by-sprt-{stopped}" if stopped else "incomplete"
-    write_manifest(man_path, asdict(cfg), cfg.seed, fingerprint=fp, status=status,
-                   games_scheduled=len(tasks), games_recorded=len(games), run=run_info,
-                   sprt_decision=stopped, files=["games.parquet", "moves.parquet",
-                                                 "journal.jsonl", "standings.csv", "pairings.csv"])
+        games = store.games_rows()
+        prow = pairing_rows(games, sprt, order)
+        plrow = player_rows(games)
+        write_csv(out / "standings.csv", plrow)
+        write_csv(out / "pairings.csv", prow)
+        status = "finished" if len(games) == len(tasks) else f"stopped-by-sprt-{stopped}" if stopped else "incomplete"
+        write_manifest(man_path, asdict(cfg), cfg.seed, fingerprint=fp, status=status,
+                       games_scheduled=len(tasks), games_recorded=len(games), run=run_info,
+                       sprt_decision=stopped, files=["games.parquet", "moves.parquet",
+                                                     "journal.jsonl", "standings.csv", "pairings.csv"])
+    finally:
+        store.close()  # release the folder lock even on errors
     if log:
         log(render(games, sprt, order))
         if stopped:
