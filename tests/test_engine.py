@@ -14,6 +14,15 @@ from gameai.tournament.runner import TournamentConfig, run_tournament
 PY = sys.executable
 
 
+@pytest.fixture(autouse=True)
+def _no_engines_left_running():
+    """Tournaments run in-process (jobs=1) keep engines for reuse; stop them after each test."""
+    from gameai.tournament.play import close_idle_players
+    close_idle_players()
+    yield
+    close_idle_players()
+
+
 def _session(server, lines):
     out = io.StringIO()
     server.out = out
@@ -238,3 +247,30 @@ def test_lying_gomocup_engine_loses(tmp_path):
     r = run_tournament(cfg, tmp_path / "out", jobs=1, progress=False, log=None)
     assert [g["reason"] for g in r.games] == ["malformed-reply"] * 2
     assert all((g["player0"] == "liar") == (g["winner"] == 1) for g in r.games)
+
+
+def test_workers_reuse_engine_processes_and_stay_reproducible(tmp_path, monkeypatch):
+    from gameai.tournament import play
+    starts = []
+    real_start = EnginePlayer._start
+
+    def counting_start(self):
+        starts.append(self.cmd)
+        real_start(self)
+
+    monkeypatch.setattr(EnginePlayer, "_start", counting_start)
+    spec = _engine_spec("tictactoe", "uci")
+    cfg = TournamentConfig(game="tictactoe", players=[spec, "random"], games=6, seed=8, opening_plies=1)
+    try:
+        a = run_tournament(cfg, tmp_path / "a", jobs=1, progress=False, log=None)
+        assert len(starts) == 1  # one process served all six games
+        assert len(play._IDLE[spec]) == 1 and play._IDLE[spec][0]._seed_option
+        play.close_idle_players()
+        b = run_tournament(cfg, tmp_path / "b", jobs=2, progress=False, log=None)
+    finally:
+        play.close_idle_players()
+    assert [(g["result"], g["plies"]) for g in a.games] == [(g["result"], g["plies"]) for g in b.games]
+    # the engine's random moves depend on the game seed (sent as the Seed option)
+    moves = __import__("pandas").read_parquet(tmp_path / "a" / "moves.parquet")
+    eng = moves[moves.player == "ours-uci"].groupby("game_id")["move"].apply(" ".join)
+    assert eng.nunique() > 1

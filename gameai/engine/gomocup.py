@@ -34,7 +34,6 @@ class GomocupServer:
         self.player = build_player(player)
         self.out = out or sys.stdout
         self.seed = seed
-        self.games = 0
         self.limits: dict[str, Any] = {}
         self.rule: int | None = None
         self.size: int | None = None
@@ -112,12 +111,11 @@ class GomocupServer:
             if cmd == "START":
                 self.size = int(rest.strip())
                 self.state = self._new_state()
-                self.player.new_game(self.seed + self.games)
+                self.player.new_game(self.seed)
                 self.send("OK")
-            elif cmd == "RESTART":
-                self.games += 1
+            elif cmd == "RESTART":  # same seed every game (no history dependence)
                 self.state = self._new_state()
-                self.player.new_game(self.seed + self.games)
+                self.player.new_game(self.seed)
                 self.send("OK")
             elif cmd == "BEGIN":
                 self._need_state()

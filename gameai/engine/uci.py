@@ -36,7 +36,6 @@ class UciServer:
         self.player = build_player(player)
         self.out = out or sys.stdout
         self.seed = seed
-        self.games = 0
         self.state = load_game(game)
         self.player.new_game(self.seed)
 
@@ -60,13 +59,13 @@ class UciServer:
             if cmd in ("uci", "ucci"):
                 self.send(f"id name gameai {__version__} ({self.player.name})")
                 self.send("id author gameai")
-                self.send("option name Seed type spin default 0 min 0 max 2147483647")
+                self.send(("option name Seed" if self.protocol == "uci" else "option seed")
+                          + " type spin default 0 min 0 max 2147483647")
                 self.send(f"{self.protocol}ok")
             elif cmd == "isready":
                 self.send("readyok")
-            elif cmd == "ucinewgame":
-                self.games += 1
-                self.player.new_game(self.seed + self.games)
+            elif cmd == "ucinewgame":  # same seed each game: results never depend on
+                self.player.new_game(self.seed)  # how many games this process played
             elif cmd == "setoption":
                 self._setoption(args)
             elif cmd == "position":
@@ -89,11 +88,11 @@ class UciServer:
     def _setoption(self, args: list[str]) -> None:
         text = " ".join(args)
         low = text.lower()
-        if low.startswith("name seed value "):
-            self.seed = int(text.split()[-1])
-            self.player.new_game(self.seed)
-        elif low.startswith("seed "):  # UCCI style: setoption seed 5
-            self.seed = int(text.split()[-1])
+        if low.startswith("name seed value ") or low.startswith("seed "):  # UCI / UCCI style
+            try:
+                self.seed = int(text.split()[-1])
+            except ValueError:
+                raise GameError(f"setoption: seed must be an integer, got {text.split()[-1]!r}") from None
             self.player.new_game(self.seed)
 
     def _position(self, args: list[str]) -> None:

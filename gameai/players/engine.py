@@ -42,14 +42,16 @@ class EnginePlayer:
     UCCI only); with no limit at all the engine gets ``DEFAULT_MOVE_TIME`` (1 s) per move.
     ``timeout`` bounds each wait for a reply beyond the move time; ``startup``
     bounds the handshake. The process lives across games (``new_game`` resets it) and is
-    restarted if it died.
+    restarted if it died. With ``reuse=true`` (default) a tournament worker keeps a
+    well-behaved engine running for its next game instead of starting a new process.
     """
 
     accepts_limits = True
 
     def __init__(self, cmd: str, protocol: str = "uci", depth: int | None = None,
                  nodes: int | None = None, time: float | None = None, timeout: float = 30.0,
-                 startup: float = 30.0, name: str | None = None, cwd: str | None = None) -> None:
+                 startup: float = 30.0, name: str | None = None, cwd: str | None = None,
+                 reuse: bool = True) -> None:
         if protocol not in PROTOCOLS:
             raise GameError(f"engine protocol {protocol!r}: expected one of {', '.join(PROTOCOLS)}")
         if not cmd or not str(cmd).strip():
@@ -60,6 +62,8 @@ class EnginePlayer:
         self.timeout = float(timeout)
         self.startup = float(startup)
         self.cwd = cwd
+        self.reusable = bool(reuse)  # the tournament may keep the process for the next game
+        self._seed_option = False
         self.name = name or f"engine({self.cmd})"
         self.proc: subprocess.Popen | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
@@ -133,7 +137,13 @@ class EnginePlayer:
         if not self._ready and self.protocol in ("uci", "ucci"):
             deadline = _time.monotonic() + self.startup
             self._write(self.protocol)
-            self._expect(f"{self.protocol}ok", deadline)
+            while True:  # the option list comes before uciok/ucciok
+                words = self._read(deadline).split()
+                if words[:1] == [f"{self.protocol}ok"]:
+                    break
+                low = [w.lower() for w in words[:3]]
+                if low[:3] == ["option", "name", "seed"] or low[:2] == ["option", "seed"]:
+                    self._seed_option = True
             self._write("isready")
             self._expect("readyok", deadline)
             self._ready = True
@@ -141,6 +151,9 @@ class EnginePlayer:
     # -- player protocol ------------------------------------------------------------
     def new_game(self, seed: int) -> None:
         self._ensure()
+        if self._seed_option:  # engines that take a seed get the game's (reproducible reuse)
+            self._write(f"setoption name Seed value {seed % 2**31}" if self.protocol == "uci"
+                        else f"setoption Seed {seed % 2**31}")
         if self.protocol == "uci":
             self._write("ucinewgame")
             self._write("isready")

@@ -6,6 +6,7 @@ what it played before: that is what makes joblib, Dask and a resumed run agree.
 """
 from __future__ import annotations
 
+import atexit
 import time
 import traceback
 from typing import Any
@@ -16,6 +17,39 @@ from .schedule import GameTask
 #: Columns copied from a Decision's info into moves.parquet (missing ones stay null).
 MOVE_STATS = ("depth", "seldepth", "nodes", "leaves", "cutoffs", "tt_hits", "researches")
 RESULT_TEXT = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
+
+
+#: Idle reusable players (external engines) of this worker process, by spec: starting an
+#: engine costs far more than a ``new_game``, so a worker keeps its engines between games.
+_IDLE: dict[str, list] = {}
+
+
+def _acquire(spec: str):
+    idle = _IDLE.get(spec)
+    return idle.pop() if idle else make_player(spec)
+
+
+def _release(spec: str, player, ok: bool) -> None:
+    """Keep a well-behaved reusable player for the next game; close anything else."""
+    if ok and getattr(player, "reusable", False):
+        _IDLE.setdefault(spec, []).append(player)
+        return
+    try:
+        player.close()
+    except Exception:
+        pass
+
+
+@atexit.register
+def close_idle_players() -> None:
+    """Close the engines this process kept (at exit, or when a caller wants them gone)."""
+    while _IDLE:
+        _, players = _IDLE.popitem()
+        for p in players:
+            try:
+                p.close()
+            except Exception:
+                pass
 
 
 def _choose(player, state, limits):
@@ -40,7 +74,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     try:
         for side in (0, 1):
             try:
-                players[side] = make_player(task.players[side])
+                players[side] = _acquire(task.players[side])
                 players[side].new_game(task.seed + side)
             except Exception as exc:  # a player that cannot even start loses
                 winner, faulty = 1 - side, side
@@ -92,12 +126,9 @@ def play_game(task: GameTask) -> dict[str, Any]:
             state.push(d.move)
             plies += 1
     finally:
-        for p in players:
+        for side, p in enumerate(players):
             if p is not None:
-                try:
-                    p.close()
-                except Exception:
-                    pass
+                _release(task.players[side], p, ok=faulty != side)
     game_row = {
         "game_id": task.game_id, "pairing": task.pairing, "pair": task.pair,
         "player0": task.names[0], "player1": task.names[1],
