@@ -39,6 +39,8 @@ def run(args) -> int:
         format=args.format, opening_plies=args.opening_plies, openings_file=args.openings_file,
         depth=args.depth, nodes=args.nodes, time=args.time,
         max_plies=args.max_plies or None, sprt=args.sprt)
-    run_tournament(cfg, args.out, jobs=args.jobs, backend=args.backend,
-                   scheduler=args.scheduler, progress=not args.no_progress)
+    r = run_tournament(cfg, args.out, jobs=args.jobs, backend=args.backend,
+                       scheduler=args.scheduler, progress=not args.no_progress)
+    print(f"records: {r.out}/games.parquet, moves.parquet, manifest.json, standings.csv, "
+          f"pairings.csv ({len(r.games)} games, {r.played} played now)")
     return 0
