@@ -90,3 +90,26 @@ def test_symmetry_swapping_sides_negates_elo():
     assert a.elo == pytest.approx(-b.elo) and a.error == pytest.approx(b.error)
     p, q = elo_pentanomial([1, 5, 10, 8, 2]), elo_pentanomial([2, 8, 10, 5, 1])
     assert p.elo == pytest.approx(-q.elo)
+
+
+def test_rating_fit_two_players_is_the_score_elo_split_around_zero():
+    from gameai.tournament.stats import fit_ratings
+    r = fit_ratings({("a", "b"): (65.0, 100)})
+    assert r["a"][0] == pytest.approx(score_to_elo(0.65) / 2, abs=1e-6)
+    assert r["b"][0] == pytest.approx(-score_to_elo(0.65) / 2, abs=1e-6)
+    # SE of the difference from the Fisher information: 1/sqrt(n p (1-p)) nats
+    se_diff = 400 / math.log(10) / math.sqrt(100 * 0.65 * 0.35)
+    assert r["a"][1] == pytest.approx(se_diff / 2, rel=1e-6)
+
+
+def test_rating_fit_recovers_consistent_differences_and_flags_extremes():
+    from gameai.tournament.stats import fit_ratings
+    s = elo_to_score(100)  # a +100 over b, b +100 over c, so a +200 over c
+    r = fit_ratings({("a", "b"): (1000 * s, 1000), ("b", "c"): (1000 * s, 1000),
+                     ("a", "c"): (1000 * elo_to_score(200), 1000)})
+    assert r["a"][0] - r["b"][0] == pytest.approx(100, abs=1e-4)
+    assert r["b"][0] - r["c"][0] == pytest.approx(100, abs=1e-4)
+    assert r["a"][0] + r["b"][0] + r["c"][0] == pytest.approx(0, abs=1e-6)
+    r = fit_ratings({("a", "b"): (10, 10), ("b", "c"): (6, 10), ("c", "d"): (10, 10)})
+    assert r["a"][0] == math.inf and r["d"][0] == -math.inf
+    assert r["b"][0] == pytest.approx(score_to_elo(0.6) / 2, abs=1e-6)

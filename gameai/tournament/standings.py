@@ -7,7 +7,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable
 
-from .stats import SPRT, elo_pentanomial, elo_trinomial, los
+from .stats import SPRT, Z95, elo_pentanomial, elo_trinomial, fit_ratings, los
 
 
 def _score_for(game: dict[str, Any], name: str) -> float:
@@ -59,20 +59,31 @@ def pairing_rows(games: Iterable[dict[str, Any]], sprt: SPRT | None = None,
 
 
 def player_rows(games: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per player: games, W/D/L, points, score and a trinomial Elo against the field."""
+    """Per player: games, W/D/L, points, score and a fitted Elo rating (pool mean 0).
+
+    The rating is the logistic maximum-likelihood fit over all pairings
+    (:func:`gameai.tournament.stats.fit_ratings`), so a player who met stronger opponents
+    is not punished as a plain score percentage would; ``elo_95`` is 1.96 standard errors.
+    """
+    games = list(games)
     acc: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    h2h: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0])
     for g in games:
         for name in (g["player0"], g["player1"]):
             s = _score_for(g, name)
             acc[name][0 if s == 1.0 else 1 if s == 0.5 else 2] += 1
+        a, b = sorted((g["player0"], g["player1"]))
+        h2h[(a, b)][0] += _score_for(g, a)
+        h2h[(a, b)][1] += 1
+    ratings = fit_ratings({k: (v[0], int(v[1])) for k, v in h2h.items()}) if h2h else {}
     rows = []
     for name, (w, d, l_) in acc.items():
         n = w + d + l_
-        est = elo_trinomial(w, d, l_)
+        elo, se = ratings.get(name, (math.nan, math.nan))
         rows.append({"player": name, "games": n, "wins": w, "draws": d, "losses": l_,
                      "points": w + d / 2, "score": (w + d / 2) / n,
-                     "elo_vs_field": est.elo, "elo_error": est.error})
-    rows.sort(key=lambda r: (-r["score"], r["player"]))
+                     "elo": elo, "elo_95": Z95 * se if math.isfinite(se) else se})
+    rows.sort(key=lambda r: (-r["elo"] if not math.isnan(r["elo"]) else math.inf, -r["score"], r["player"]))
     for i, r in enumerate(rows, 1):
         r["rank"] = i
     return rows
@@ -108,15 +119,16 @@ def render(games: list[dict[str, Any]], sprt: SPRT | None = None,
     players = player_rows(games)
     pairs = pairing_rows(games, sprt, order)
     out = [format_table(players, ["player", "rank", "games", "wins", "draws", "losses", "points",
-                                  "score", "elo_vs_field", "elo_error"])]
+                                  "score", "elo", "elo_95"])]
     cols = ["player", "opponent", "games", "wins", "draws", "losses", "score", "elo", "elo_error",
             "penta", "penta_elo", "penta_error", "los", "faults"]
     if sprt is not None:
         cols += ["llr", "sprt"]
     out.append("")
     out.append(format_table(pairs, cols))
-    out.append("Elo: logistic, 95% interval; trinomial as cutechess-cli, pentanomial over "
-               "colour-swapped pairs (penta = pairs scoring 0,1/2,1,3/2,2 for the player).")
+    out.append("Elo: logistic. Players: maximum-likelihood fit, pool mean 0, +-1.96 SE. Pairings:"
+               " 95% interval, trinomial as cutechess-cli, pentanomial over colour-swapped pairs"
+               " (penta = pairs scoring 0,1/2,1,3/2,2 for the player).")
     return "\n".join(out)
 
 

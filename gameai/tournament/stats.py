@@ -154,3 +154,71 @@ class SPRT:
         if len(parts) not in (2, 4):
             raise ValueError(f"--sprt {text!r}: expected elo0,elo1 or elo0,elo1,alpha,beta")
         return cls(*parts)
+
+
+def fit_ratings(results: dict[tuple[str, str], tuple[float, int]], iterations: int = 10000,
+                tol: float = 1e-10) -> dict[str, tuple[float, float]]:
+    """Logistic (Bradley-Terry) Elo ratings of many players, mean 0, with standard errors.
+
+    ``results[(a, b)] = (points of a against b, games)``. Draws count half a point, and the
+    maximum-likelihood ratings solve ``points_i = sum_j n_ij s(elo_i - elo_j)`` (Hunter's
+    MM iteration). Standard errors come from the inverse Fisher information
+    ``I_ij = -n_ij p_ij (1 - p_ij)`` (pseudo-inverse, since only differences are fixed),
+    which ignores that draws lower the per-game variance, so they err on the wide side.
+    A player with every or no point gets +-inf. With two players this is
+    ``+-elo(score)/2``, the trinomial estimate split around 0.
+    """
+    import numpy as np
+
+    names = sorted({n for pair in results for n in pair})
+    idx = {n: i for i, n in enumerate(names)}
+    k = len(names)
+    games = np.zeros((k, k))
+    points = np.zeros(k)
+    for (a, b), (pts, n) in results.items():
+        i, j = idx[a], idx[b]
+        games[i, j] += n
+        games[j, i] += n
+        points[i] += pts
+        points[j] += n - pts
+    total = games.sum(axis=1)
+    out: dict[str, tuple[float, float]] = {}
+    finite = [i for i in range(k) if 0 < points[i] < total[i]]
+    for i in range(k):
+        if total[i] == 0:
+            out[names[i]] = (math.nan, math.nan)
+        elif points[i] == 0:
+            out[names[i]] = (-math.inf, math.inf)
+        elif points[i] == total[i]:
+            out[names[i]] = (math.inf, math.inf)
+    if not finite:
+        return out
+    f = np.array(finite)
+    g = games[np.ix_(f, f)]
+    # games against a +-inf player carry no information on the others: drop them and the
+    # points won in them (all of them against a player who scored nothing)
+    w = points[f].copy()
+    for c, i in enumerate(f):
+        for j in range(k):
+            if j not in finite and points[j] == 0:
+                w[c] -= games[i, j]
+    gamma = np.ones(len(f))
+    for _ in range(iterations):
+        denom = (g / (gamma[:, None] + gamma[None, :])).sum(axis=1)
+        new = np.where(denom > 0, w / np.where(denom > 0, denom, 1), gamma)
+        new = new / np.exp(np.mean(np.log(new)))
+        if np.max(np.abs(np.log(new) - np.log(gamma))) < tol:
+            gamma = new
+            break
+        gamma = new
+    theta = np.log(gamma)
+    p = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))
+    info = -g * p * (1 - p)
+    np.fill_diagonal(info, 0)
+    np.fill_diagonal(info, -info.sum(axis=1))
+    cov = np.linalg.pinv(info)
+    scale = 400 / math.log(10)
+    for c, i in enumerate(f):
+        se = math.sqrt(max(cov[c, c], 0.0)) * scale
+        out[names[i]] = (float(theta[c] * scale), se)
+    return out
