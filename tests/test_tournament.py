@@ -260,3 +260,39 @@ def test_a_folder_in_use_is_refused(tmp_path):
     finally:
         store.close()
     assert len(run_tournament(_cfg(games=2), tmp_path, jobs=1, progress=False, log=None).games) == 2
+
+
+class _FarPlayer:
+    """Plays the empty point farthest from the centre: legal, but outside Gomoku's
+    candidate list (points near stones), as an external engine might."""
+
+    name = "far"
+
+    def new_game(self, seed):
+        pass
+
+    def choose(self, state):
+        from gameai.players.protocol import Decision
+        for text in ("a1", "o15", "a15", "o1", "b1", "n15"):
+            try:
+                return Decision(state.parse_move(text))
+            except gameai.GameError:
+                continue
+        return Decision(state.legal_moves()[0])
+
+    def close(self):
+        pass
+
+
+def test_legal_moves_outside_the_candidate_list_are_accepted(monkeypatch):
+    from gameai.tournament import play
+    from gameai.tournament.schedule import GameTask
+    real = play.make_player
+    monkeypatch.setattr(play, "make_player", lambda spec: _FarPlayer() if spec == "far" else real(spec))
+    monkeypatch.setattr("gameai.tournament.schedule.check_player_spec", lambda spec: None)
+    task = GameTask(game_id=0, game="gomoku", players=("far", "random"), names=("far", "random"),
+                    pairing=0, pair=0, opening_id=0, opening=("h8", "h9"), seed=1, max_plies=12)
+    rec = play.play_game(task)
+    assert rec["game"]["faulty"] == -1 and rec["game"]["reason"] == "ply-limit", rec["game"]["error"]
+    assert rec["moves"][0]["move"] == "a1"
+    assert not play.is_legal(gameai.load_game("gomoku", moves="h8"), gameai.load_game("gomoku").parse_move("h8"), [])

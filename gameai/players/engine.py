@@ -233,10 +233,8 @@ class EnginePlayer:
                     raise EngineFault("malformed-reply", f"{line!r}")
                 try:
                     move = state.parse_move(words[1])
-                except GameError as exc:
+                except GameError as exc:  # parse_move validates the move in full
                     raise EngineFault("illegal-move", f"{words[1]!r}: {exc}") from None
-                if move not in state.legal_moves():
-                    raise EngineFault("illegal-move", f"{words[1]!r} is not legal here")
                 return Decision(move, value, info)
 
     # -- Gomocup --------------------------------------------------------------------
@@ -282,10 +280,8 @@ class EnginePlayer:
                 raise EngineFault("malformed-reply", f"{line!r} is not x,y") from None
             try:
                 move = from_xy(state, x, y)
-            except GameError as exc:
+            except GameError as exc:  # parse_move validates (occupied, forbidden, off-board)
                 raise EngineFault("illegal-move", f"{x},{y}: {exc}") from None
-            if move not in state.legal_moves():
-                raise EngineFault("illegal-move", f"{x},{y} is not legal here")
             self._sent = moves + [move]
             return Decision(move, None, {})
 

@@ -52,6 +52,18 @@ def close_idle_players() -> None:
                 pass
 
 
+def is_legal(state, move, legal: list) -> bool:
+    """Legal by the rules, not just in ``legal_moves()``: games may list only candidate
+    moves (Gomoku lists points near stones), so other moves are checked with the game's
+    validating ``parse_move``."""
+    if move in legal:
+        return True
+    try:
+        return state.parse_move(state.move_str(move)) == move
+    except Exception:  # GameError, or a move value the game cannot even print
+        return False
+
+
 def _choose(player, state, limits):
     if limits and getattr(player, "accepts_limits", False):
         return player.choose(state, limits=limits)
@@ -110,7 +122,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
                 winner, faulty, reason = 1 - side, side, "corrupted-position"
                 error = "player left the position changed"
                 break
-            if d.move not in legal:
+            if not is_legal(state, d.move, legal):
                 winner, faulty, reason = 1 - side, side, "illegal-move"
                 error = f"move {d.move!r} is not legal"
                 break
