@@ -1,5 +1,7 @@
 """Synthetic trees: the best child really is best, and alpha-beta meets Knuth & Moore."""
 
+import math
+
 import pytest
 
 import gameai
@@ -159,3 +161,14 @@ def test_alphabeta_bounds_on_any_tree(b, d, seed, ordering):
     minimal = b ** ((d + 1) // 2) + b ** (d // 2) - 1
     assert minimal <= ab.stats.leaves <= b ** d
     assert minimal <= ns.stats.leaves
+
+
+@pytest.mark.parametrize("b,d", [(40, 6), (30, 6), (12, 8), (6, 11)])
+def test_very_large_trees_still_give_the_minimal_tree(b, d):
+    # B**D beyond distinct values within +-10**8: ranks are squeezed monotonically (ties).
+    s = gameai.load_game(f"synthetic(branching={b},depth={d},ordering=best,seed=5)")
+    assert s.coarse
+    r = gameai.make_searcher(f"alphabeta(depth={d})").search(s)
+    assert r.stats.leaves == b ** math.ceil(d / 2) + b ** (d // 2) - 1
+    assert r.value == s.value()
+    assert abs(s.value()) < 10 ** 8

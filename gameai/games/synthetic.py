@@ -27,6 +27,16 @@ With ``best``, alpha-beta visits exactly ``B**ceil(D/2) + B**floor(D/2) - 1`` le
 (Knuth & Moore's minimal tree). The node value is known in closed form (follow the
 ``g = B-1`` children), so ``synthetic.exact`` is also a perfect interior evaluator.
 ``key`` is a 64-bit hash of the path (the tree has no transpositions).
+
+Very large trees
+----------------
+Distinct values need ``16 * B**D / 2`` (or at least ``B**D / 2``) integers, and values stay
+within +-10**8. Beyond that (e.g. B=40, D=8) leaf ranks are mapped onto the range by a
+monotone non-decreasing function, so neighbouring leaves may tie. A better child is then
+never worse than a worse one, which is all that alpha-beta's ``>= beta`` cut-offs need:
+``best`` ordering still gives exactly the minimal tree (tests check B=40, D=6). ``worst``
+ordering no longer guarantees ``B**D`` leaves (ties cut), but such trees are far too
+large to search exhaustively anyway.
 """
 from __future__ import annotations
 
@@ -65,12 +75,12 @@ class Synthetic:
         elif isinstance(ordering, bool) or not isinstance(ordering, (int, float)) or not 0 <= ordering <= 1:
             raise SpecError(f"synthetic: ordering probability must be in [0, 1], got {ordering!r}")
         self.B, self.D, self.seed, self.ordering = branching, depth, seed, ordering
-        leaves = branching ** depth
+        leaves = self._leaves = branching ** depth
         self.K = 16 if 16 * leaves // 2 + 16 < _LIMIT else 1
-        if self.K * leaves // 2 + self.K >= _LIMIT:
-            raise SpecError(f"synthetic: branching**depth = {leaves} is too large for values "
-                            f"within +-10**8 (at most {2 * _LIMIT - 4})")
-        self.offset = self.K * (leaves - 1) // 2
+        # Too many leaves for distinct values within +-10**8: squeeze ranks monotonically
+        # into that range (ties allowed, see "Very large trees" in the module docstring).
+        self.coarse = self.K * leaves // 2 + self.K >= _LIMIT
+        self.offset = _LIMIT - 1 if self.coarse else self.K * (leaves - 1) // 2
         self._pow = [branching ** (depth - 1 - k) for k in range(depth)]
         # best-continuation rank below level d: root player's levels take digit B-1
         self._tail = [sum((branching - 1) * self._pow[k] for k in range(d, depth) if k % 2 == 0)
@@ -164,6 +174,8 @@ class Synthetic:
         return perm
 
     def _leaf_value(self, rank: int) -> int:
+        if self.coarse:
+            return rank * (2 * _LIMIT - 2) // (self._leaves - 1) - self.offset
         noise = _mix(rank * 0x9E3779B1 ^ self.seed) % self.K if self.K > 1 else 0
         return self.K * rank + noise - self.offset
 
