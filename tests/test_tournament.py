@@ -296,3 +296,17 @@ def test_legal_moves_outside_the_candidate_list_are_accepted(monkeypatch):
     assert rec["game"]["faulty"] == -1 and rec["game"]["reason"] == "ply-limit", rec["game"]["error"]
     assert rec["moves"][0]["move"] == "a1"
     assert not play.is_legal(gameai.load_game("gomoku", moves="h8"), gameai.load_game("gomoku").parse_move("h8"), [])
+
+
+def test_balanced_random_openings_respect_the_eval_bound():
+    game = "gomoku"
+    ev = gameai.make_evaluator(gameai.load_game(game).default_eval)
+    free = random_openings(game, 12, 5, seed=3)
+    vals = []
+    for op in free:
+        g = gameai.load_game(game, moves=" ".join(op))
+        vals.append(abs(ev(g)))
+    bound = sorted(vals)[len(vals) // 2]  # the median: about half the free openings fail it
+    balanced = random_openings(game, 6, 5, seed=3, balance=bound)
+    for op in balanced:
+        assert abs(ev(gameai.load_game(game, moves=" ".join(op)))) <= bound

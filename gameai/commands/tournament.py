@@ -16,6 +16,8 @@ def add_parser(sub):
     p.add_argument("--out", required=True, help="output folder (rerun to resume)")
     p.add_argument("--opening-plies", type=int, default=2,
                    help="random opening length in plies (default 2; 0 = start position)")
+    p.add_argument("--opening-balance", type=float, default=None,
+                   help="redraw random openings whose static eval exceeds this (game's units)")
     p.add_argument("--openings", dest="openings_file",
                    help="file with one opening per line (space-separated moves)")
     p.add_argument("--depth", type=int, help="per-move depth limit for every player")
@@ -38,7 +40,7 @@ def run(args) -> int:
         game=args.game, players=list(args.players), games=args.games, seed=args.seed,
         format=args.format, opening_plies=args.opening_plies, openings_file=args.openings_file,
         depth=args.depth, nodes=args.nodes, time=args.time,
-        max_plies=args.max_plies or None, sprt=args.sprt)
+        max_plies=args.max_plies or None, sprt=args.sprt, opening_balance=args.opening_balance)
     r = run_tournament(cfg, args.out, jobs=args.jobs, backend=args.backend,
                        scheduler=args.scheduler, progress=not args.no_progress)
     print(f"records: {r.out}/games.parquet, moves.parquet, manifest.json, standings.csv, "

@@ -49,6 +49,7 @@ class TournamentConfig:
     time: float | None = None
     max_plies: int | None = 400
     sprt: str | None = None  # "elo0,elo1[,alpha,beta]"; only for two-player matches
+    opening_balance: float | None = None  # redraw random openings with |eval| above this
 
     def limits(self) -> dict[str, Any] | None:
         d = {k: v for k, v in (("depth", self.depth), ("nodes", self.nodes), ("time", self.time))
@@ -80,7 +81,8 @@ class TournamentResult:
 def make_tasks(cfg: TournamentConfig) -> list[GameTask]:
     openings = read_openings(cfg.openings_file, cfg.game) if cfg.openings_file else None
     return build_schedule(cfg.game, cfg.players, cfg.games, cfg.seed, cfg.format,
-                          cfg.opening_plies, openings, cfg.limits(), cfg.max_plies)
+                          cfg.opening_plies, openings, cfg.limits(), cfg.max_plies,
+                          cfg.opening_balance)
 
 
 def _joblib_results(tasks: list[GameTask], jobs: int) -> Iterator[dict[str, Any]]:

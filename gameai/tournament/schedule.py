@@ -83,13 +83,19 @@ def pairings(n_players: int, fmt: str = "roundrobin") -> list[tuple[int, int]]:
     return [(i, j) for i in range(n_players) for j in range(i + 1, n_players)]
 
 
-def random_openings(game: str, count: int, plies: int, seed: int,
+def random_openings(game: str, count: int, plies: int, seed: int, balance: float | None = None,
                     max_tries: int = 1000) -> list[tuple[str, ...]]:
     """``count`` distinct openings of ``plies`` uniformly random moves, none game-ending.
 
-    Openings are balanced in the sense that each is played from both sides; a position
-    that is already decided (or has no moves) is rejected and redrawn.
+    Each opening is played from both sides (the schedule swaps colours), which cancels
+    its bias in the pair; with ``balance`` an opening whose static evaluation (the game's
+    default evaluator, side to move's view) exceeds ``balance`` in absolute value is also
+    redrawn, so no pair starts from a lopsided position.
     """
+    evaluate = None
+    if balance is not None:
+        from ..registry import make_evaluator
+        evaluate = make_evaluator(load_game(game).default_eval)
     out: list[tuple[str, ...]] = []
     seen: set[int] = set()
     tries = 0
@@ -107,6 +113,8 @@ def random_openings(game: str, count: int, plies: int, seed: int,
             m = rng.choice(moves)
             texts.append(state.move_str(m))
             state.push(m)
+        if ok and evaluate is not None and state.result() is None and abs(evaluate(state)) > balance:
+            ok = False
         if ok and state.result() is None and state.legal_moves() and (state.key not in seen or tries > max_tries):
             seen.add(state.key)
             out.append(tuple(texts))
@@ -145,7 +153,8 @@ def build_schedule(game: str, players: list[str], games: int, seed: int,
                    fmt: str = "roundrobin", opening_plies: int = 0,
                    openings: list[tuple[str, ...]] | None = None,
                    limits: dict[str, Any] | None = None,
-                   max_plies: int | None = None) -> list[GameTask]:
+                   max_plies: int | None = None,
+                   opening_balance: float | None = None) -> list[GameTask]:
     """The full game list: per pairing ``games`` games, openings in colour-swapped pairs.
 
     Game ids run pairing by pairing, opening by opening, so the order of play (and the
@@ -159,7 +168,8 @@ def build_schedule(game: str, players: list[str], games: int, seed: int,
     pairs = pairings(len(players), fmt)
     n_open = (games + 1) // 2
     if openings is None:
-        openings = random_openings(game, n_open, opening_plies, seed) if opening_plies > 0 else [()]
+        openings = random_openings(game, n_open, opening_plies, seed, opening_balance) \
+            if opening_plies > 0 else [()]
     tasks = []
     gid = 0
     for pi, (a, b) in enumerate(pairs):
