@@ -86,6 +86,7 @@ class EnginePlayer:
         threading.Thread(target=self._pump, args=(self.proc, self._lines), daemon=True).start()
         self._ready = False
         self._broken = False
+        self._seed_option = False
         self._sent = None
         self._started_size = None
         self._rule = None
