@@ -55,9 +55,15 @@ def close_idle_players() -> None:
 def is_legal(state, move, legal: list) -> bool:
     """Legal by the rules, not just in ``legal_moves()``: games may list only candidate
     moves (Gomoku lists points near stones), so other moves are checked with the game's
-    validating ``parse_move``."""
+    ``is_legal`` or else its validating ``parse_move``."""
     if move in legal:
         return True
+    check = getattr(state, "is_legal", None)  # a game's own referee check, when it has one
+    if callable(check):
+        try:
+            return bool(check(move))
+        except Exception:
+            return False
     try:
         return state.parse_move(state.move_str(move)) == move
     except Exception:  # GameError, or a move value the game cannot even print
