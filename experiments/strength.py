@@ -15,12 +15,15 @@ pairing at 0.05 s/move; ``--full``: 40 and 20, at 0.5 s/move.
 """
 from __future__ import annotations
 
+import shutil
+
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from gameai.errors import RecordError
 from gameai.tournament.runner import TournamentConfig, run_tournament
 
 from ._common import Claim, Results, command_for, experiment_parser
@@ -38,8 +41,13 @@ def _verdict(lo: float, hi: float) -> bool | None:
 
 
 def _match(res: Results, label: str, cfg: TournamentConfig) -> pd.DataFrame:
+    """Run (or resume, if the same config was interrupted) one tournament into its folder."""
     out = res.dir / label
-    r = run_tournament(cfg, out, jobs=None, progress=True, log=None)
+    try:
+        r = run_tournament(cfg, out, jobs=None, progress=True, log=None)
+    except RecordError:  # the folder holds another setting's games: start it afresh
+        shutil.rmtree(out)
+        r = run_tournament(cfg, out, jobs=None, progress=True, log=None)
     df = pd.DataFrame(r.pairings)
     df["match"] = label
     return df
