@@ -10,7 +10,8 @@
   depth-limited games they are not bit-for-bit reproducible.
 
 Win rates come with Elo differences and 95% intervals (trinomial, as cutechess-cli;
-gameai.tournament.stats). Quick: 12 games per Gomoku/Renju pairing and 8 per Xiangqi
+gameai.tournament.stats); a claim is judged by the likelihood of superiority (LOS > 95%
+holds, < 5% fails, otherwise inconclusive). Quick: 24 games per Gomoku/Renju pairing and 12 per Xiangqi
 pairing at 0.05 s/move; ``--full``: 40 and 20, at 0.5 s/move.
 """
 from __future__ import annotations
@@ -31,11 +32,12 @@ from ._common import Claim, Results, command_for, experiment_parser
 NAME = "strength"
 
 
-def _verdict(lo: float, hi: float) -> bool | None:
-    """True when the whole 95% interval favours the claim, False when it contradicts it."""
-    if lo > 0:
+def _verdict(los: float) -> bool | None:
+    """Decide by the likelihood of superiority (cutechess-cli's LOS, from wins and losses):
+    True above 95%, False below 5%, None (inconclusive at this sample size) between."""
+    if los > 0.95:
         return True
-    if hi < 0:
+    if los < 0.05:
         return False
     return None
 
@@ -56,7 +58,7 @@ def _match(res: Results, label: str, cfg: TournamentConfig) -> pd.DataFrame:
 def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     res = Results(NAME, out)
     depths = range(1, 5 if full else 4)
-    n_games = 40 if full else 12
+    n_games = 40 if full else 24
     tables = []
     for rule in ("freestyle", "renju"):
         game = "gomoku" if rule == "freestyle" else "renju"
@@ -67,7 +69,7 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     xq_time = 0.5 if full else 0.05
     xq_players = ["minimax2", "alphabeta(depth=30,id=true,history=true)",
                   "negascout(depth=30,id=true,tt=true)"]
-    cfg = TournamentConfig(game="xiangqi", players=xq_players, games=20 if full else 8, seed=seed,
+    cfg = TournamentConfig(game="xiangqi", players=xq_players, games=20 if full else 12, seed=seed,
                            format="roundrobin", opening_plies=2, time=xq_time,
                            max_plies=300 if full else 160)
     tables.append(_match(res, "xiangqi", cfg))
@@ -101,8 +103,8 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
                 f"{match}: one-shot point weighting cannot look ahead like minimax/alpha-beta search "
                 f"(so {row.opponent} should beat it)",
                 f"{row.opponent} vs pointweight: +{row.losses} ={row.draws} -{row.wins} in {row.games} games, "
-                f"Elo {-row.elo:+.0f}, 95% interval [{lo:+.0f}, {hi:+.0f}]",
-                _verdict(lo, hi), cmd))
+                f"Elo {-row.elo:+.0f}, 95% interval [{lo:+.0f}, {hi:+.0f}], LOS {1 - row.los:.1%}",
+                _verdict(1 - row.los), cmd))
     sub = df[df.match == "xiangqi"]
     for row in sub.itertuples():
         if row.player != "minimax2":
@@ -112,8 +114,8 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
             NAME, "000_0a1355427a5f8415.txt / 003_0e015e2797335d1b.txt",
             f"xiangqi: at equal time ({xq_time} s/move) {row.opponent} plays better than the 001 document's two-ply max-min",
             f"{row.opponent} vs minimax2: +{row.losses} ={row.draws} -{row.wins} in {row.games} games, "
-            f"Elo {-row.elo:+.0f}, 95% interval [{lo:+.0f}, {hi:+.0f}]",
-            _verdict(lo, hi), cmd))
+            f"Elo {-row.elo:+.0f}, 95% interval [{lo:+.0f}, {hi:+.0f}], LOS {1 - row.los:.1%}",
+            _verdict(1 - row.los), cmd))
     res.claims(claims)
     res.manifest({"full": full, "gomoku_depths": list(depths), "games_per_pairing": n_games,
                   "xiangqi_players": xq_players, "xiangqi_time_per_move": xq_time}, seed)
