@@ -27,12 +27,20 @@ class Claim:
     command: str       # the command that regenerates it
 
 
-def experiment_parser(name: str, doc: str) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=f"experiments.{name}", description=doc)
-    p.add_argument("--full", action="store_true", help="the long setting (see the module doc)")
+VERDICT_WORD = {True: "holds", False: "DOES NOT HOLD", None: "n/a"}
+
+
+def cli(name: str, doc: str, run, argv=None) -> int:
+    """Run one experiment from the command line (``python -m experiments.NAME [--full]``)."""
+    p = argparse.ArgumentParser(prog=f"experiments.{name}", description=doc,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--full", action="store_true", help="the long setting (see above)")
     p.add_argument("--out", type=Path, default=RESULTS / name, help="output folder")
     p.add_argument("--seed", type=int, default=1)
-    return p
+    args = p.parse_args(argv)
+    for c in run(args.full, args.seed, args.out):
+        print(f"[{VERDICT_WORD[c.holds]}] {c.claim}\n    measured: {c.measured}")
+    return 0
 
 
 class Results:

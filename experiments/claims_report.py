@@ -8,7 +8,7 @@ from gameai.manifest import atomic_write_bytes
 
 from ._common import RESULTS
 
-VERDICT = {True: "holds", False: "does not hold", None: "not testable as stated (see measured)"}
+VERDICT = {True: "holds", False: "does not hold", None: "inconclusive or not judged (see measured)"}
 
 
 def _cell(text: str) -> str:
@@ -16,6 +16,7 @@ def _cell(text: str) -> str:
 
 
 def write_report(root: Path = RESULTS) -> Path:
+    """Collect every claims.json below ``root`` into ``root/README.md``; return its path."""
     rows, figures = [], []
     for claims_file in sorted(root.glob("*/claims.json")):
         exp = claims_file.parent.name

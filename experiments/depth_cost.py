@@ -18,7 +18,7 @@ from tqdm import tqdm
 import gameai
 
 from . import positions
-from ._common import Claim, Results, command_for, experiment_parser
+from ._common import Claim, Results, cli, command_for
 
 NAME = "depth_cost"
 SEARCHERS = {
@@ -111,10 +111,7 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
 
 
 def main(argv=None) -> int:
-    args = experiment_parser(NAME, __doc__).parse_args(argv)
-    for c in run(args.full, args.seed, args.out):
-        print(f"[{'holds' if c.holds else 'FAILS' if c.holds is False else 'n/a'}] {c.claim}: {c.measured}")
-    return 0
+    return cli(NAME, __doc__, run, argv)
 
 
 if __name__ == "__main__":

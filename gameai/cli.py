@@ -1,5 +1,7 @@
-"""The ``gameai`` command line. Each subcommand is a module in ``gameai.commands`` that
-defines ``add_parser(subparsers)`` and ``run(args) -> int``; they are found automatically."""
+"""gameai: game-tree search research toolkit (Xiangqi, Gomoku/Renju, synthetic trees).
+
+Each subcommand is a module in ``gameai.commands`` that defines ``add_parser(subparsers)``
+and ``run(args) -> int``; they are found automatically."""
 from __future__ import annotations
 
 import argparse

@@ -18,6 +18,7 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    from experiments._common import VERDICT_WORD
     from experiments.claims_report import write_report
     names = args.only or EXPERIMENTS
     failed = []
@@ -29,8 +30,7 @@ def run(args) -> int:
         claims = module.run(full=args.full, seed=args.seed)
         tqdm.write(f"{name}: {len(claims)} claims in {time.perf_counter() - t0:.1f} s")
         for c in claims:
-            verdict = {True: "holds", False: "DOES NOT HOLD", None: "n/a"}[c.holds]
-            tqdm.write(f"  [{verdict}] {c.claim}\n      measured: {c.measured}")
+            tqdm.write(f"  [{VERDICT_WORD[c.holds]}] {c.claim}\n      measured: {c.measured}")
             if c.holds is False:
                 failed.append(f"{name}: {c.claim}")
     path = write_report()

@@ -1,7 +1,8 @@
 """What the protocol servers share: the default player and a limits-aware move choice."""
 from __future__ import annotations
 
-from typing import Any
+import sys
+from typing import IO, Any
 
 from ..registry import SEARCHERS, make_player
 from ..players.protocol import Decision
@@ -28,3 +29,23 @@ def choose(player, state, limits: dict[str, Any] | None) -> Decision:
 
 def build_player(spec: str | None):
     return make_player(spec or default_player_spec())
+
+
+class LineServer:
+    """A text protocol spoken line by line on stdin/stdout; subclasses define ``handle``
+    (False ends the session) and set ``out`` and ``player``."""
+
+    out: IO[str]
+
+    def send(self, line: str) -> None:
+        self.out.write(line + "\n")
+        self.out.flush()
+
+    def serve(self, inp: IO[str] | None = None) -> None:
+        for line in inp or sys.stdin:
+            if not self.handle(line):
+                break
+        self.player.close()
+
+    def handle(self, line: str) -> bool:
+        raise NotImplementedError

@@ -16,7 +16,7 @@ from .. import __version__
 from ..errors import GameError
 from ..registry import GAMES, load_game
 from ..spec import format_spec, parse_spec
-from .base import build_player, choose
+from .base import LineServer, build_player, choose
 from .notation import board_size, from_xy, root_and_moves, to_xy
 
 #: Gomocup ``INFO rule`` bitmask -> the gomoku game's ``rule`` parameter value.
@@ -25,7 +25,7 @@ RULE_NAMES = {0: "freestyle", 1: "standard", 4: "renju", 5: "renju"}
 TIME_SHARE = 0.7
 
 
-class GomocupServer:
+class GomocupServer(LineServer):
     """One Gomocup session reading commands from the manager and answering on ``out``."""
 
     def __init__(self, game: str = "gomoku", player: str | None = None,
@@ -39,16 +39,6 @@ class GomocupServer:
         self.size: int | None = None
         self.state = None
         self._board_lines: list[str] | None = None
-
-    def send(self, line: str) -> None:
-        self.out.write(line + "\n")
-        self.out.flush()
-
-    def serve(self, inp: IO[str] | None = None) -> None:
-        for line in inp or sys.stdin:
-            if not self.handle(line):
-                break
-        self.player.close()
 
     # -- helpers -------------------------------------------------------------------
     def _game_spec(self) -> str:

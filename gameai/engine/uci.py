@@ -17,14 +17,14 @@ from typing import IO, Any
 from .. import __version__
 from ..errors import GameError
 from ..registry import load_game
-from .base import build_player, choose
+from .base import LineServer, build_player, choose
 from .notation import fen_of
 
 #: Fraction of a remaining clock spent on one move when only a clock is given.
 CLOCK_SHARE = 1 / 30
 
 
-class UciServer:
+class UciServer(LineServer):
     """One engine session: reads commands line by line, answers on ``out``."""
 
     def __init__(self, game: str, player: str | None = None, protocol: str = "uci",
@@ -38,16 +38,6 @@ class UciServer:
         self.seed = seed
         self.state = load_game(game)
         self.player.new_game(self.seed)
-
-    def send(self, line: str) -> None:
-        self.out.write(line + "\n")
-        self.out.flush()
-
-    def serve(self, inp: IO[str] | None = None) -> None:
-        for line in inp or sys.stdin:
-            if not self.handle(line):
-                break
-        self.player.close()
 
     def handle(self, line: str) -> bool:
         """Process one command; False means quit."""

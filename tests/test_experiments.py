@@ -1,0 +1,34 @@
+"""The experiment plumbing: a quick experiment writes its table, figure, manifest and
+claims, and the results README is generated from them."""
+import json
+
+import pandas as pd
+
+from experiments import minimal_tree
+from experiments.claims_report import write_report
+
+
+def test_minimal_tree_experiment_writes_results_and_claims(tmp_path, monkeypatch):
+    monkeypatch.setattr(minimal_tree, "BRANCHING", (2, 3, 5))
+    monkeypatch.setattr(minimal_tree, "DEPTHS", range(1, 6))
+    out = tmp_path / "minimal_tree"
+    claims = minimal_tree.run(full=False, seed=3, out=out)
+    df = pd.read_parquet(out / "table.parquet")
+    assert len(df) == 15
+    # Knuth & Moore, independently of our code: B^ceil(D/2) + B^floor(D/2) - 1
+    assert list(df.ab_best) == [b ** -(-d // 2) + b ** (d // 2) - 1 for b, d in zip(df.branching, df.depth)]
+    assert claims[0].holds is True and claims[1].holds is True
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["seed"] == 3 and manifest["config"]["experiment"] == "minimal_tree"
+    assert (out / "figure.png").stat().st_size > 10_000
+    report = write_report(tmp_path).read_text()
+    assert report.count("| minimal_tree |") == len(claims)
+    assert "![minimal_tree/figure.png]" in report
+
+
+def test_pearl_root_solves_its_equation():
+    for b in (2, 5, 40):
+        xi = minimal_tree.pearl_xi(b)
+        assert abs(xi ** b + xi - 1) < 1e-12
+    # R(2) = xi/(1-xi) with xi the golden-ratio conjugate 0.618...: R = 1.618...
+    assert abs(minimal_tree.pearl_r(2) - (1 + 5 ** 0.5) / 2) < 1e-9
