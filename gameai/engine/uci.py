@@ -18,7 +18,6 @@ from .. import __version__
 from ..errors import GameError
 from ..registry import load_game
 from .base import LineServer, build_player, choose
-from .notation import fen_of
 
 #: Fraction of a remaining clock spent on one move when only a clock is given.
 CLOCK_SHARE = 1 / 30

@@ -12,8 +12,8 @@ OpenSpiel's ``connect_four`` does, so equal algorithms visit equal trees.
 """
 from __future__ import annotations
 
-from ..errors import IllegalMoveError, PositionError
-from .protocol import Outcome
+from ..errors import IllegalMoveError
+from .protocol import Outcome, play
 from .zobrist import zobrist_keys
 
 WIDTH, HEIGHT, H1 = 7, 6, 7
@@ -59,11 +59,7 @@ class Connect4:
         self._key = 0
         self.winner: int | None = None
         texts = list(moves) if moves.strip().isdigit() else moves.split()
-        for text in texts:
-            try:
-                self.push(self.parse_move(text))
-            except IllegalMoveError as exc:
-                raise PositionError(f"connect4 moves={moves!r}: {exc}") from None
+        play(self, texts)
 
     @property
     def to_move(self) -> int:

@@ -38,7 +38,7 @@ import re
 from ..errors import IllegalMoveError, PositionError
 from .gomoku_rules import (BLACK, EMPTY, WHITE, empty_board, forbidden_at, geometry,
                            makes_five, makes_four, maybe_forbidden, run_length)
-from .protocol import Outcome
+from .protocol import Outcome, play
 from .zobrist import zobrist_keys
 
 RULES = ("freestyle", "standard", "renju")
@@ -102,11 +102,7 @@ class Gomoku:
         if moves and (black or white):
             raise PositionError("gomoku: give either moves= or black=/white=, not both")
         if moves:
-            for text in moves.replace(",", " ").split():
-                try:
-                    self.push(self.parse_move(text))
-                except IllegalMoveError as exc:
-                    raise PositionError(f"gomoku moves={moves!r}: {exc}") from None
+            play(self, moves.replace(",", " ").split())
         else:
             bl = self._parse_points(black, "black")
             wh = self._parse_points(white, "white")

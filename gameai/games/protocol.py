@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Hashable, Iterable, Protocol, runtime_checkable
 
-from ..errors import IllegalMoveError
+from ..errors import IllegalMoveError, PositionError
 
 Move = Hashable
 
@@ -91,7 +91,15 @@ def push_checked(state: GameState, move: Move) -> None:
 
 
 def play(state: GameState, moves: Iterable[str]) -> GameState:
-    """Push a sequence of move texts (each validated by ``parse_move``); returns ``state``."""
-    for text in moves:
-        state.push(state.parse_move(text))
+    """Push move texts in order, each validated by ``parse_move``; returns ``state``.
+
+    Used to load a position from a move list: a bad move raises :class:`PositionError`
+    naming the game, the list and the move.
+    """
+    texts = list(moves)
+    for text in texts:
+        try:
+            state.push(state.parse_move(text))
+        except IllegalMoveError as exc:
+            raise PositionError(f"{state.name} moves={' '.join(texts)!r}: {exc}") from None
     return state

@@ -42,7 +42,8 @@ from __future__ import annotations
 
 import random
 
-from ..errors import IllegalMoveError, PositionError, SpecError
+from ..errors import IllegalMoveError, SpecError
+from .protocol import play
 
 _M64 = (1 << 64) - 1
 _LIMIT = 10 ** 8
@@ -89,11 +90,7 @@ class Synthetic:
         self._keys = [_mix(seed ^ 0x5EED)]
         self._ranks = [0]
         self._perm: list[list[int] | None] = [None]
-        for text in moves.split():
-            try:
-                self.push(self.parse_move(text))
-            except IllegalMoveError as exc:
-                raise PositionError(f"synthetic moves={moves!r}: {exc}") from None
+        play(self, moves.split())
 
     # --- protocol -------------------------------------------------------------------
     @property

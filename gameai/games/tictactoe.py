@@ -1,8 +1,8 @@
 """Noughts and crosses: a tiny exhaustive game whose exact value (a draw) checks searchers."""
 from __future__ import annotations
 
-from ..errors import IllegalMoveError, PositionError
-from .protocol import Outcome
+from ..errors import IllegalMoveError
+from .protocol import Outcome, play
 from .zobrist import zobrist_keys
 
 _LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -26,11 +26,7 @@ class TicTacToe:
         self._key = 0
         self._winner: int | None = None
         self._winners: list[int | None] = []
-        for text in moves.split():
-            try:
-                self.push(self.parse_move(text))
-            except IllegalMoveError as exc:
-                raise PositionError(f"tictactoe moves={moves!r}: {exc}") from None
+        play(self, moves.split())
 
     @property
     def to_move(self) -> int:

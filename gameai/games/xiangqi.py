@@ -45,7 +45,7 @@ from __future__ import annotations
 import re
 
 from ..errors import IllegalMoveError, PositionError
-from .protocol import Outcome
+from .protocol import Outcome, play
 from .xiangqi_tables import (ADVISOR, ADVISOR_T, CANNON, ELEPHANT, ELEPHANT_T, HORSE, HORSE_FROM,
                              HORSE_T, KING, KING_T, LEG_OF, MAT, MAX_COUNT, PAWN, PAWN_FROM,
                              PAWN_T, PST, RAY_INDEX, RAYS, READ_LETTER, ROOK, WRITE_LETTER,
@@ -85,11 +85,7 @@ class Xiangqi:
         self.max_plies_without_capture = max_plies_without_capture
         self.repetitions = repetitions
         self._set_fen(START_FEN if fen is None else fen)
-        for text in moves.split():
-            try:
-                self.push(self.parse_move(text))
-            except IllegalMoveError as exc:
-                raise PositionError(f"xiangqi moves={moves!r}: {exc}") from None
+        play(self, moves.split())
 
     # ------------------------------------------------------------------ set-up / FEN
     def _set_fen(self, fen: str) -> None:
