@@ -103,7 +103,7 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
             ax.semilogy(w.depth, w.ab_worst, "x", color=line.get_color())
     ax.set_xlabel("depth D")
     ax.set_ylabel("leaves")
-    ax.set_title("Leaves: dots best order, x worst order, lines B^ceil(D/2)+B^floor(D/2)-1")
+    ax.set_title("Alpha-beta leaves by depth\n(dots: best order, x: worst order, lines: Knuth & Moore)")
     ax.legend(fontsize=7)
     ax = axes[1]
     if "ab_random_bf" in df:
@@ -115,7 +115,7 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
         ax.plot(bs, bs, "--", alpha=0.4, label="B (no pruning)")
         ax.set_xlabel("branching factor B")
         ax.set_ylabel("effective branching factor")
-        ax.set_title("Random ordering vs Pearl's asymptotic branching factor")
+        ax.set_title("Random ordering vs Pearl's\nasymptotic branching factor")
         ax.legend(fontsize=7)
     res.figure(fig)
 
