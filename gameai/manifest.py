@@ -17,7 +17,8 @@ os.umask(_UMASK)
 
 
 def git_commit(path: str | Path = ".") -> str | None:
-    """The commit checked out at ``path`` (with ``+dirty`` if modified), or None outside git."""
+    """The commit checked out at ``path`` (``+dirty`` if tracked code differs from it), or None
+    outside git."""
     try:
         rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=path, capture_output=True,
                              text=True, timeout=10)
@@ -25,7 +26,9 @@ def git_commit(path: str | Path = ".") -> str | None:
             return None
         dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
                                cwd=path, capture_output=True, text=True, timeout=10)
-        return rev.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+        # results/ is what experiments write: regenerating it does not make the code dirty
+        changed = [ln for ln in dirty.stdout.splitlines() if ln[3:] and not ln[3:].startswith("results/")]
+        return rev.stdout.strip() + ("+dirty" if changed else "")
     except (OSError, subprocess.SubprocessError):
         return None
 
