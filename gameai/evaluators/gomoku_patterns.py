@@ -179,18 +179,22 @@ def line_packed(code: int, exact: tuple[bool, bool]) -> int:
     return v
 
 
+def _memo_sum(memo: dict, codes, compute, exact: bool) -> int:
+    """Sum of ``memo[c]`` over the line codes, computing (once) the codes not seen yet."""
+    try:
+        return sum(map(memo.__getitem__, codes))
+    except KeyError:
+        for c in codes:
+            if c not in memo:
+                memo[c] = compute(c, exact)
+        return sum(map(memo.__getitem__, codes))
+
+
 def features(state) -> tuple[list[int], list[int]]:
     """Feature totals ``(black, white)`` over every line of ``state``."""
     exact = _EXACT[state.rule]
     memo = _features_memo(exact)
-    codes = state.line_codes
-    try:
-        total = sum(map(memo.__getitem__, codes))
-    except KeyError:
-        for c in codes:
-            if c not in memo:
-                memo[c] = packed_features(c, exact)
-        total = sum(map(memo.__getitem__, codes))
+    total = _memo_sum(memo, state.line_codes, packed_features, exact)
     f = [(total >> (_BITS * j)) & _MASK for j in range(2 * _NF)]
     return f[:_NF], f[_NF:]
 
@@ -235,13 +239,7 @@ class Patterns:
         if memo is None:
             memo = self._memo[exact] = {}
         codes = state.line_codes
-        try:
-            total = sum(map(memo.__getitem__, codes))
-        except KeyError:
-            for c in codes:
-                if c not in memo:
-                    memo[c] = self._line_value(c, exact)
-            total = sum(map(memo.__getitem__, codes))
+        total = _memo_sum(memo, codes, self._line_value, exact)
         lin = (total >> _TBITS) - len(codes) * _OFF
         five_b = total & _MASK
         o4_b = (total >> 12) & _MASK
