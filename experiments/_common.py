@@ -1,8 +1,12 @@
 """What every experiment shares: its results folder, table/figure/manifest writers and the
-claims it checks (the rows of results/README.md)."""
+claims it checks (the rows of results/README.md).
+
+Results go below ``./results`` of the current folder unless told otherwise (never next to
+the code: after ``pip install .`` that would be inside site-packages)."""
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -10,9 +14,14 @@ from typing import Any
 
 import pandas as pd
 
+from gameai.errors import SpecError
 from gameai.manifest import atomic_write_bytes, write_manifest
 
-RESULTS = Path(__file__).resolve().parent.parent / "results"
+
+
+def default_root() -> Path:
+    """``./results`` in the current folder: where ``gameai reproduce`` writes by default."""
+    return Path.cwd() / "results"
 
 
 @dataclass
@@ -31,16 +40,40 @@ VERDICT_WORD = {True: "holds", False: "DOES NOT HOLD", None: "n/a"}
 
 
 def cli(name: str, doc: str, run, argv=None) -> int:
-    """Run one experiment from the command line (``python -m experiments.NAME [--full]``)."""
+    """Run one experiment from the command line (``python -m experiments.NAME [--full]``);
+    the same options as ``gameai reproduce --only NAME``."""
     p = argparse.ArgumentParser(prog=f"experiments.{name}", description=doc,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--full", action="store_true", help="the long setting (see above)")
-    p.add_argument("--out", type=Path, default=RESULTS / name, help="output folder")
+    p.add_argument("--out", type=Path, default=None,
+                   help=f"results root (default ./results); this experiment writes to OUT/{name}")
+    p.add_argument("--resume", type=Path, default=None, metavar="DIR",
+                   help="continue an interrupted run in results root DIR instead of starting afresh")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
-    for c in run(args.full, args.seed, args.out):
+    root = resolve_root(args.out, args.resume)
+    kwargs = {"resume": True} if args.resume and accepts_resume(run) else {}
+    for c in run(args.full, args.seed, root / name, **kwargs):
         print(f"[{VERDICT_WORD[c.holds]}] {c.claim}\n    measured: {c.measured}")
     return 0
+
+
+def resolve_root(out: Path | None, resume: Path | None) -> Path:
+    """The results root of a run: ``--resume DIR`` continues in DIR, ``--out DIR`` (or
+    ./results) starts afresh; both at once must name the same folder."""
+    if resume is not None:
+        if out is not None and Path(out).resolve() != Path(resume).resolve():
+            raise SpecError(f"--resume {resume} and --out {out}: a resumed run writes into the "
+                             "folder it resumes; give one of them")
+        if not Path(resume).is_dir():
+            raise SpecError(f"--resume {resume}: no such folder (nothing to resume)")
+        return Path(resume)
+    return Path(out) if out is not None else default_root()
+
+
+def accepts_resume(run) -> bool:
+    """Whether an experiment keeps state that a run can resume (tournament journals)."""
+    return "resume" in inspect.signature(run).parameters
 
 
 class Results:
@@ -48,7 +81,7 @@ class Results:
 
     def __init__(self, name: str, out: Path | None = None) -> None:
         self.name = name
-        self.dir = Path(out) if out else RESULTS / name
+        self.dir = Path(out) if out else default_root() / name
         self.dir.mkdir(parents=True, exist_ok=True)
 
     def table(self, df: pd.DataFrame, stem: str = "table") -> Path:

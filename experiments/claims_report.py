@@ -6,7 +6,7 @@ from pathlib import Path
 
 from gameai.manifest import atomic_write_bytes
 
-from ._common import RESULTS
+from ._common import default_root
 
 VERDICT = {True: "holds", False: "does not hold", None: "inconclusive or not judged (see measured)"}
 
@@ -15,8 +15,10 @@ def _cell(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
-def write_report(root: Path = RESULTS) -> Path:
-    """Collect every claims.json below ``root`` into ``root/README.md``; return its path."""
+def write_report(root: Path | None = None) -> Path:
+    """Collect every claims.json below ``root`` (default ./results) into ``root/README.md``;
+    return its path."""
+    root = Path(root) if root is not None else default_root()
     rows, figures = [], []
     for claims_file in sorted(root.glob("*/claims.json")):
         exp = claims_file.parent.name

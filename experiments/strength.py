@@ -42,20 +42,22 @@ def _verdict(los: float) -> bool | None:
     return None
 
 
-def _match(res: Results, label: str, cfg: TournamentConfig) -> pd.DataFrame:
-    """Run (or resume, if the same config was interrupted) one tournament into its folder."""
+def _match(res: Results, label: str, cfg: TournamentConfig, resume: bool = False) -> pd.DataFrame:
+    """Play one tournament into its folder: afresh (earlier games there are discarded), or,
+    with ``resume``, continuing the games an interrupted run of the same config recorded."""
     out = res.dir / label
+    if not resume and out.exists():
+        shutil.rmtree(out)
     try:
         r = run_tournament(cfg, out, jobs=None, progress=True, log=None)
-    except RecordError:  # the folder holds another setting's games: start it afresh
-        shutil.rmtree(out)
-        r = run_tournament(cfg, out, jobs=None, progress=True, log=None)
+    except RecordError as exc:
+        raise RecordError(f"cannot resume {out}: {exc}") from None
     df = pd.DataFrame(r.pairings)
     df["match"] = label
     return df
 
 
-def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
+def run(full: bool = False, seed: int = 1, out=None, resume: bool = False) -> list[Claim]:
     res = Results(NAME, out)
     depths = range(1, 5 if full else 4)
     n_games = 40 if full else 24
@@ -65,14 +67,14 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
         players = ["pointweight"] + [f"alphabeta(depth={d},history=true)" for d in depths]
         cfg = TournamentConfig(game=game, players=players, games=n_games, seed=seed,
                                format="gauntlet", opening_plies=2, max_plies=225)
-        tables.append(_match(res, game, cfg))
+        tables.append(_match(res, game, cfg, resume))
     xq_time = 0.5 if full else 0.05
     xq_players = ["minimax2", "alphabeta(depth=30,id=true,history=true)",
                   "negascout(depth=30,id=true,tt=true)"]
     cfg = TournamentConfig(game="xiangqi", players=xq_players, games=20 if full else 12, seed=seed,
                            format="roundrobin", opening_plies=2, time=xq_time,
                            max_plies=300 if full else 160)
-    tables.append(_match(res, "xiangqi", cfg))
+    tables.append(_match(res, "xiangqi", cfg, resume))
     df = pd.concat(tables, ignore_index=True)
     df["elo_lo"] = df.elo - df.elo_error
     df["elo_hi"] = df.elo + df.elo_error

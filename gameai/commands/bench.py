@@ -4,11 +4,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-import experiments
+from .reproduce import experiments_package
 
 
 def _names() -> list[str]:
-    return sorted(i.name[len("bench_"):] for i in pkgutil.iter_modules(experiments.__path__)
+    return sorted(i.name[len("bench_"):] for i in pkgutil.iter_modules(experiments_package().__path__)
                   if i.name.startswith("bench_"))
 
 
@@ -20,5 +20,5 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    module = importlib.import_module(f"experiments.bench_{args.name}")
+    module = importlib.import_module(f"{experiments_package().__name__}.bench_{args.name}")
     return int(module.main(args.args) or 0)
