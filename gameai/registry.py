@@ -3,16 +3,27 @@
 Entries are registered lazily as ``"module:attribute"`` strings so that importing
 ``gameai`` stays cheap and a layer never imports the layers above it. A factory is any
 callable; its keyword parameters are the spec's parameters, checked before the call so
-that a typo names itself and lists what exists.
+that a typo names itself and lists what exists, and every value is validated against the
+parameter's annotation (see :mod:`gameai.spec`: booleans, bounded numbers, choices,
+``X | None``; callables only as Python keywords).
+
+The catalogs that fill the tables are imported on first use of a table, not by this
+module at import time, so ``registry`` and the catalogs do not import each other in a
+circle; a catalog that fails to import is an error, never silently skipped.
 """
 from __future__ import annotations
 
 import importlib
 import inspect
+import sys
 from typing import Any, Callable
 
 from .errors import SpecError
-from .spec import parse_spec
+from .spec import convert, parse_spec, parse_spec_text
+
+#: The catalog module that registers each kind's built-in names (imported on first use).
+_CATALOGS = {"game": "gameai.games.catalog", "evaluator": "gameai.evaluators.catalog",
+             "searcher": "gameai.search.catalog", "player": "gameai.players.catalog"}
 
 
 class Registry:
@@ -23,6 +34,14 @@ class Registry:
         self._entries: dict[str, str | Callable[..., Any]] = {}
         self._defaults: dict[str, dict[str, Any]] = {}
         self._docs: dict[str, str] = {}
+        self._hints: dict[str, dict[str, Any]] = {}
+        self._catalog = _CATALOGS.get(kind)
+
+    def _load_catalog(self) -> None:
+        """Import the built-in catalog once (it calls :meth:`register`); errors propagate."""
+        if self._catalog is not None:
+            importlib.import_module(self._catalog)
+            self._catalog = None
 
     def register(self, name: str, target: str | Callable[..., Any], doc: str = "",
                  **defaults: Any) -> None:
@@ -32,12 +51,14 @@ class Registry:
         self._docs[name] = doc
 
     def names(self) -> list[str]:
+        self._load_catalog()
         return sorted(self._entries)
 
     def describe(self) -> dict[str, str]:
         return {n: self._docs[n] for n in self.names()}
 
     def factory(self, name: str) -> Callable[..., Any]:
+        self._load_catalog()
         if name not in self._entries:
             raise SpecError(f"unknown {self.kind} {name!r}; known: {', '.join(self.names())}")
         target = self._entries[name]
@@ -55,21 +76,49 @@ class Registry:
         return [p.name for p in sig.parameters.values()
                 if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
 
+    def annotations(self, name: str) -> dict[str, Any]:
+        """Declared type of each parameter (``inspect.Parameter.empty`` when undeclared);
+        a ``**kwargs`` parameter's declaration is stored under the key ``"**"``."""
+        hints = self._hints.get(name)
+        if hints is None:
+            f = self.factory(name)
+            namespace = vars(sys.modules[getattr(f, "__module__", "builtins")])
+            hints = {}
+            for p in inspect.signature(f).parameters.values():
+                tp = p.annotation
+                if isinstance(tp, str):  # postponed annotations: evaluate in the factory's module
+                    try:
+                        tp = eval(tp, dict(namespace))  # noqa: S307 (our own source code)
+                    except Exception as exc:
+                        raise SpecError(f"{self.kind} {name!r}: parameter {p.name} has an "
+                                        f"annotation that does not resolve: {exc}") from exc
+                if p.kind is p.VAR_KEYWORD:
+                    hints["**"] = tp
+                elif p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD):
+                    hints[p.name] = tp
+            self._hints[name] = hints
+        return hints
+
     def resolve(self, spec: str, **params: Any) -> tuple[str, dict[str, Any]]:
         """Parse ``spec`` and merge ``params``; return the name and the full parameter dict."""
-        name, parsed = parse_spec(spec)
-        dup = set(parsed) & set(params)
+        name, texts = parse_spec_text(spec)
+        dup = set(texts) & set(params)
         if dup:
             raise SpecError(f"{self.kind} {spec!r}: parameter(s) {sorted(dup)} given in the spec and as keywords")
-        merged = {**self._defaults.get(name, {}), **parsed, **params} if name in self._entries else {}
-        if name not in self._entries:
-            self.factory(name)  # raises with the list of known names
+        self.factory(name)  # raises with the list of known names
         accepted = self.parameters(name)
+        given = {**self._defaults.get(name, {}), **texts, **params}
         if accepted is not None:
-            unknown = sorted(set(merged) - set(accepted))
+            unknown = sorted(set(given) - set(accepted))
             if unknown:
                 raise SpecError(f"{self.kind} {name!r} has no parameter(s) {unknown}; "
                                 f"accepted: {', '.join(accepted) or '(none)'}")
+        hints = self.annotations(name)
+        owner = f"{self.kind} {name}"
+        merged = {}
+        for key, value in given.items():
+            tp = hints.get(key, hints.get("**", inspect.Parameter.empty))
+            merged[key] = convert(owner, key, value, tp, from_text=key in texts)
         return name, merged
 
     def create(self, spec: str, **params: Any) -> Any:
@@ -86,26 +135,26 @@ SEARCHERS = Registry("searcher")
 EVALUATORS = Registry("evaluator")
 PLAYERS = Registry("player")
 
-# Built-in entries live in one small catalog module per layer, each registering lazy
-# "module:attribute" targets, so each layer owns its names and nothing heavy is imported.
-_CATALOGS = ("gameai.games.catalog", "gameai.evaluators.catalog",
-             "gameai.search.catalog", "gameai.players.catalog")
-for _mod in _CATALOGS:
-    try:
-        importlib.import_module(_mod)
-    except ModuleNotFoundError as _exc:  # a layer not yet present in this checkout
-        if _exc.name != _mod:
-            raise
-
 
 def load_game(spec: str = "xiangqi", **params: Any):
     """Create a game position from a spec: ``load_game("gomoku(rule=renju)", moves="h8 i9")``."""
     return GAMES.create(spec, **params)
 
 
-def make_evaluator(spec: str, **params: Any):
-    """Create an evaluator by name, e.g. ``make_evaluator("gomoku.patterns")``."""
-    return EVALUATORS.create(spec, **params)
+def make_evaluator(spec: str, state=None, **params: Any):
+    """Create an evaluator by name, e.g. ``make_evaluator("gomoku.patterns")``.
+
+    With ``state``, check that the evaluator can score that game: an evaluator whose class
+    declares ``games = (...)`` (game names) is refused for any other game.
+    """
+    ev = EVALUATORS.create(spec, **params)
+    games = getattr(ev, "games", None)
+    if state is not None and games is not None and state.name not in games:
+        fits = [n for n in EVALUATORS.names()
+                if state.name in getattr(EVALUATORS.factory(n), "games", (state.name,))]
+        raise SpecError(f"evaluator {spec!r} scores {', '.join(games)} positions, not "
+                        f"{state.name}; for {state.name} use one of: {', '.join(fits)}")
+    return ev
 
 
 def make_searcher(spec: str, **params: Any):

@@ -19,11 +19,6 @@ def _strip_time(df):
     return df.drop(columns=[c for c in df.columns if c in TIMING]).reset_index(drop=True)
 
 
-def _searcher(spec, fallback="random"):
-    name = spec.split("(")[0]
-    return spec if name in gameai.SEARCHERS.names() else fallback
-
-
 def test_pairings_round_robin_and_gauntlet():
     assert pairings(3) == [(0, 1), (0, 2), (1, 2)]
     assert pairings(4, "gauntlet") == [(0, 1), (0, 2), (0, 3)]
@@ -72,7 +67,7 @@ def test_openings_file(tmp_path):
 
 
 def _cfg(**kw):
-    base = dict(game="tictactoe", players=[_searcher("alphabeta(depth=2)"), "random"], games=6,
+    base = dict(game="tictactoe", players=["alphabeta(depth=2)", "random"], games=6,
                 seed=4, opening_plies=1)
     base.update(kw)
     return TournamentConfig(**base)
@@ -158,9 +153,7 @@ def test_ply_limit_adjudicates_a_draw(tmp_path):
 
 
 def test_sprt_stops_a_lopsided_match_early(tmp_path):
-    strong = _searcher("alphabeta(depth=9)", None)
-    if strong is None:
-        pytest.skip("search layer not installed")
+    strong = "alphabeta(depth=9)"
     cfg = _cfg(players=[strong, "random"], games=60, sprt="0,200,0.1,0.1", opening_plies=0)
     r = run_tournament(cfg, tmp_path, jobs=1, progress=False, log=None)
     assert r.stopped_by_sprt == "H1" and len(r.games) < 60
@@ -184,7 +177,7 @@ def test_bad_options_raise_spec_errors(tmp_path):
 
 def test_contract_cli_gomoku(tmp_path):
     second = "pointweight" if "pointweight" in gameai.PLAYERS.names() else "random"
-    first = _searcher("alphabeta(depth=2)")
+    first = "alphabeta(depth=2)"
     out = tmp_path / "DIR"
     cmd = [sys.executable, "-m", "gameai.cli", "tournament", "--game", "gomoku", "--player", first,
            "--player", second, "--games", "4", "--jobs", "2", "--seed", "1", "--out", str(out),
@@ -202,7 +195,7 @@ def test_sigkilled_tournament_resumes_without_losing_games(tmp_path):
     import os
     import signal
     import time
-    first = _searcher("alphabeta(depth=2)")
+    first = "alphabeta(depth=2)"
     args = ["--game", "gomoku", "--player", first, "--player", "random", "--games", "12",
             "--seed", "3", "--jobs", "1", "--no-progress"]
     cmd = [sys.executable, "-m", "gameai.cli", "tournament", *args]
@@ -240,9 +233,7 @@ def test_dask_backend_joins_an_existing_scheduler(tmp_path):
 
 
 def test_sprt_stop_is_the_same_on_one_and_two_workers(tmp_path):
-    strong = _searcher("alphabeta(depth=9)", None)
-    if strong is None:
-        pytest.skip("search layer not installed")
+    strong = "alphabeta(depth=9)"
     cfg = _cfg(players=[strong, "random"], games=200, sprt="0,200,0.1,0.1", opening_plies=1)
     a = run_tournament(cfg, tmp_path / "a", jobs=1, progress=False, log=None)
     b = run_tournament(cfg, tmp_path / "b", jobs=2, progress=False, log=None)

@@ -32,6 +32,7 @@ class Threats:
     """Threat-count evaluator (see the module docstring)."""
 
     name = "connect4.threats"
+    games = ("connect4",)  # the games it can score (checked by make_evaluator)
 
     def __call__(self, state) -> int:
         p = len(state.stack) & 1

@@ -31,6 +31,9 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass, fields
+from typing import Annotated
+
+from ..spec import Range
 
 FEATURES = ("five", "open_four", "four", "open_three", "three", "open_two", "two")
 _NF = len(FEATURES)
@@ -212,8 +215,9 @@ class Patterns:
     """
 
     name = "gomoku.patterns"
+    games = ("gomoku", "renju")  # the games it can score (checked by make_evaluator)
 
-    def __init__(self, **weights: int) -> None:
+    def __init__(self, **weights: Annotated[int, Range(-10 ** 12, 10 ** 12)]) -> None:
         known = {f.name for f in fields(PatternWeights)}
         bad = sorted(set(weights) - known)
         if bad:

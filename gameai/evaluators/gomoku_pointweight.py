@@ -209,6 +209,7 @@ class PointWeight:
     """Position value = best own point weight − best opponent point weight (see module doc)."""
 
     name = "gomoku.pointweight"
+    games = ("gomoku", "renju")  # the games it can score (checked by make_evaluator)
 
     def __init__(self, exact_rules: bool = True) -> None:
         self.exact_rules = bool(exact_rules)

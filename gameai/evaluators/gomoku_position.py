@@ -49,6 +49,7 @@ class PositionValue:
     """Σ g_arrPosValue over own stones − Σ over the opponent's, side to move's view."""
 
     name = "gomoku.position"
+    games = ("gomoku", "renju")  # the games it can score (checked by make_evaluator)
 
     def __call__(self, state) -> int:
         t = position_table(state.geo)

@@ -11,6 +11,7 @@ class SyntheticExact:
     """Side-to-move value of a synthetic-tree node."""
 
     name = "synthetic.exact"
+    games = ("synthetic",)  # the games it can score (checked by make_evaluator)
 
     def __call__(self, state) -> int:
         return state.value()

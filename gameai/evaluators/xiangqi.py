@@ -17,6 +17,7 @@ class Material:
     elephant 200, pawn 100)."""
 
     name = "xiangqi.material"
+    games = ("xiangqi",)  # the games it can score (checked by make_evaluator)
 
     def __call__(self, state) -> int:
         v = state.material_score
@@ -28,6 +29,7 @@ class Pst:
     advanced rooks, the king at home) for the side to move."""
 
     name = "xiangqi.pst"
+    games = ("xiangqi",)  # the games it can score (checked by make_evaluator)
 
     def __call__(self, state) -> int:
         v = state.pst_score

@@ -34,8 +34,10 @@ digits, updated on push/pop) is what pattern evaluators read.
 from __future__ import annotations
 
 import re
+from typing import Annotated, Literal
 
 from ..errors import IllegalMoveError, PositionError
+from ..spec import Range
 from .gomoku_rules import (BLACK, EMPTY, WHITE, empty_board, forbidden_at, geometry,
                            makes_five, makes_four, maybe_forbidden, run_length)
 from .protocol import Outcome, play
@@ -60,9 +62,11 @@ class Gomoku:
     name = "gomoku"
     default_eval = "gomoku.patterns"
 
-    def __init__(self, size: int = 15, rule: str = "freestyle", moves: str = "",
-                 black: str = "", white: str = "", to_move: str | int | None = None,
-                 radius: int = 2, full_board: bool = False) -> None:
+    def __init__(self, size: Annotated[int, Range(5, 26)] = 15,
+                 rule: Literal["freestyle", "standard", "renju"] = "freestyle", moves: str = "",
+                 black: str = "", white: str = "",
+                 to_move: Literal["black", "white", "b", "w", 0, 1] | None = None,
+                 radius: Annotated[int, Range(1, 25)] = 2, full_board: bool = False) -> None:
         if not isinstance(size, int) or not 5 <= size <= 26:
             raise PositionError(f"gomoku: size must be an integer 5..26, got {size!r}")
         if rule not in RULES:

@@ -41,8 +41,10 @@ large to search exhaustively anyway.
 from __future__ import annotations
 
 import random
+from typing import Annotated, Literal
 
 from ..errors import IllegalMoveError, SpecError
+from ..spec import Range
 from .protocol import play
 
 _M64 = (1 << 64) - 1
@@ -63,8 +65,10 @@ class Synthetic:
     name = "synthetic"
     default_eval = "synthetic.exact"
 
-    def __init__(self, branching: int = 2, depth: int = 4, seed: int = 0,
-                 ordering: str | float = "best", moves: str = "") -> None:
+    def __init__(self, branching: Annotated[int, Range(1, 10 ** 6)] = 2,
+                 depth: Annotated[int, Range(0, 256)] = 4, seed: int = 0,
+                 ordering: Literal["best", "worst", "random"] | Annotated[float, Range(0, 1)] = "best",
+                 moves: str = "") -> None:
         for pname, v, lo in (("branching", branching, 1), ("depth", depth, 0)):
             if not isinstance(v, int) or isinstance(v, bool) or v < lo:
                 raise SpecError(f"synthetic: {pname} must be an integer >= {lo}, got {v!r}")

@@ -43,8 +43,10 @@ from a horse-leg square next to the king) unless the side is in check.
 from __future__ import annotations
 
 import re
+from typing import Annotated
 
 from ..errors import IllegalMoveError, PositionError
+from ..spec import Range
 from .protocol import Outcome, play
 from .xiangqi_tables import (ADVISOR, ADVISOR_T, CANNON, ELEPHANT, ELEPHANT_T, HORSE, HORSE_FROM,
                              HORSE_T, KING, KING_T, LEG_OF, MAT, MAX_COUNT, PAWN, PAWN_FROM,
@@ -75,7 +77,8 @@ class Xiangqi:
     default_eval = "xiangqi.pst"
 
     def __init__(self, fen: str | None = None, moves: str = "",
-                 max_plies_without_capture: int | None = 120, repetitions: int = 3) -> None:
+                 max_plies_without_capture: Annotated[int, Range(1, 10 ** 6)] | None = 120,
+                 repetitions: Annotated[int, Range(2, 100)] = 3) -> None:
         if max_plies_without_capture is not None and (
                 not isinstance(max_plies_without_capture, int) or max_plies_without_capture < 1):
             raise PositionError(f"xiangqi: max_plies_without_capture must be a positive int or None, "

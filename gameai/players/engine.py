@@ -11,10 +11,11 @@ import shlex
 import subprocess
 import threading
 import time as _time
-from typing import Any
+from typing import Any, Literal
 
 from ..engine.notation import board_size, fen_of, from_xy, root_and_moves, to_xy
 from ..errors import GameError
+from ..spec import Depth, Nodes, Seconds
 from .protocol import Decision
 from .search import limits_dict
 
@@ -48,10 +49,10 @@ class EnginePlayer:
 
     accepts_limits = True
 
-    def __init__(self, cmd: str, protocol: str = "uci", depth: int | None = None,
-                 nodes: int | None = None, time: float | None = None, timeout: float = 30.0,
-                 startup: float = 30.0, name: str | None = None, cwd: str | None = None,
-                 reuse: bool = True) -> None:
+    def __init__(self, cmd: str, protocol: Literal["uci", "ucci", "gomocup"] = "uci",
+                 depth: Depth | None = None, nodes: Nodes | None = None,
+                 time: Seconds | None = None, timeout: Seconds = 30.0, startup: Seconds = 30.0,
+                 name: str | None = None, cwd: str | None = None, reuse: bool = True) -> None:
         if protocol not in PROTOCOLS:
             raise GameError(f"engine protocol {protocol!r}: expected one of {', '.join(PROTOCOLS)}")
         if not cmd or not str(cmd).strip():

@@ -5,6 +5,7 @@ from dataclasses import asdict, is_dataclass
 from typing import Any
 
 from ..registry import make_searcher
+from ..spec import Depth, Nodes, Seconds
 from .protocol import Decision
 
 #: Search statistics copied into each Decision (and from there into moves.parquet).
@@ -36,8 +37,8 @@ class SearchPlayer:
 
     accepts_limits = True
 
-    def __init__(self, searcher: str, depth: int | None = None, nodes: int | None = None,
-                 time: float | None = None, name: str | None = None) -> None:
+    def __init__(self, searcher: str, depth: Depth | None = None, nodes: Nodes | None = None,
+                 time: Seconds | None = None, name: str | None = None) -> None:
         self.spec = searcher
         self.name = name or searcher
         self.searcher = make_searcher(searcher)

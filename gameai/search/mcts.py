@@ -16,8 +16,10 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Annotated
 
 from ..errors import SpecError
+from ..spec import Nodes, Range, Seconds
 from .negamax import Searcher
 from .stats import Limits, SearchResult, SearchStats
 
@@ -35,9 +37,12 @@ class _Node:
 class MCTS:
     """UCT search; ``iterations`` simulations unless ``nodes``/``time`` stop it first."""
 
-    def __init__(self, iterations: int = 1000, c: float = 1.4, rollout_depth: int = 60,
-                 scale: float = 400.0, seed: int = 0, nodes: int | None = None,
-                 time: float | None = None, eval: str | None = None) -> None:
+    def __init__(self, iterations: Annotated[int, Range(1, 10 ** 9)] = 1000,
+                 c: Annotated[float, Range(0, 100)] = 1.4,
+                 rollout_depth: Annotated[int, Range(0, 100_000)] = 60,
+                 scale: Annotated[float, Range(0, 1e12, lo_open=True)] = 400.0, seed: int = 0,
+                 nodes: Nodes | None = None, time: Seconds | None = None,
+                 eval: str | None = None) -> None:
         if not isinstance(iterations, int) or iterations < 1:
             raise SpecError(f"mcts iterations must be a positive integer, got {iterations!r}")
         if not isinstance(rollout_depth, int) or rollout_depth < 0:
@@ -70,9 +75,9 @@ class MCTS:
         rng.shuffle(root.untried)
         st.interior += 1
         for it in range(self.iterations):
-            if (node_limit is not None and st.nodes >= node_limit) or \
-                    (deadline is not None and time.perf_counter() >= deadline):
-                break
+            if it and ((node_limit is not None and st.nodes >= node_limit) or
+                       (deadline is not None and time.perf_counter() >= deadline)):
+                break                  # at least one simulation, so there is a move
             node, pushed = root, 0
             st.nodes += 1
             # selection

@@ -9,6 +9,7 @@ and counters follow :mod:`gameai.search.stats`. It must agree with ``minimax(dep
 from __future__ import annotations
 
 import time
+from typing import Literal
 
 from ..errors import SpecError
 from .negamax import Searcher
@@ -18,7 +19,7 @@ from .stats import INF, MATE, Limits, SearchResult, SearchStats
 class MaxMin2:
     """Two-ply max-min (001 document); ``eval`` names the evaluator."""
 
-    def __init__(self, eval: str | None = None, depth: int = 2) -> None:
+    def __init__(self, eval: str | None = None, depth: Literal[2] = 2) -> None:
         if depth != 2:
             raise SpecError(f"minimax2 is a fixed two-ply search; depth must be 2, got {depth!r}")
         self._evals = Searcher(eval=eval)  # only for its evaluator cache

@@ -21,9 +21,10 @@ Counters are defined once in :mod:`gameai.search.stats`.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import Annotated, Any, Callable, Literal
 
 from ..errors import SpecError
+from ..spec import Depth, Nodes, Range, Seconds, TTSize
 from .ordering import History, Killers
 from .stats import INF, MATE, Limits, SearchResult, SearchStats
 from .tt import EXACT, LOWER, UPPER, TranspositionTable, from_tt
@@ -248,13 +249,15 @@ class Searcher:
     ``on_root_move(index, count, move, value)``.
     """
 
-    def __init__(self, depth: int = 4, nodes: int | None = None, time: float | None = None,
+    def __init__(self, depth: Depth = 4, nodes: Nodes | None = None, time: Seconds | None = None,
                  eval: str | None = None, pruning: bool = True, scout: bool = False,
-                 mtdf: bool = False, tt: bool = False, tt_size: int = 1 << 20,
-                 exact_depth: bool = False, history: bool = False, history_key: str = "piece",
-                 history_inc: str = "pow2", history_keep: bool = False, killers: bool = False,
-                 id: bool = False, aspiration: bool = False, window: int = 50,
-                 quiescence: bool = False, qdepth: int = 16, mate_ply: bool = True,
+                 mtdf: bool = False, tt: bool = False, tt_size: TTSize = 1 << 20,
+                 exact_depth: bool = False, history: bool = False,
+                 history_key: Literal["piece", "fromto"] = "piece",
+                 history_inc: Literal["pow2", "square"] = "pow2", history_keep: bool = False,
+                 killers: bool = False, id: bool = False, aspiration: bool = False,
+                 window: Annotated[int, Range(1, MATE)] = 50, quiescence: bool = False,
+                 qdepth: Annotated[int, Range(0, 64)] = 16, mate_ply: bool = True,
                  on_iteration: Callable[[dict], None] | None = None,
                  on_root_move: Callable[[int, int, Any, int], None] | None = None) -> None:
         for name, v in (("depth", depth), ("qdepth", qdepth), ("window", window)):
@@ -302,10 +305,10 @@ class Searcher:
     def evaluator(self, state):
         """The evaluator used on ``state``: ``eval`` if given, else the game's default."""
         spec = self.eval_spec or state.default_eval
-        ev = self._evals.get(spec)
+        ev = self._evals.get((spec, state.name))
         if ev is None:
             from ..registry import make_evaluator
-            ev = self._evals[spec] = make_evaluator(spec)
+            ev = self._evals[spec, state.name] = make_evaluator(spec, state)
         return ev
 
     def search(self, state, limits: Limits | dict | None = None, *,

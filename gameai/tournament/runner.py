@@ -20,10 +20,11 @@ import os
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Annotated, Any, Callable, Iterator, Literal
 
 from ..errors import RecordError, SpecError
 from ..manifest import write_manifest
+from ..spec import Depth, Nodes, Range, Seconds, check_fields
 from .play import play_game
 from .records import RecordStore
 from .schedule import GameTask, build_schedule, read_openings, unique_names
@@ -39,17 +40,20 @@ class TournamentConfig:
 
     game: str
     players: list[str]
-    games: int = 2
+    games: Annotated[int, Range(1, 10 ** 6)] = 2
     seed: int = 0
-    format: str = "roundrobin"
-    opening_plies: int = 2
+    format: Literal["roundrobin", "gauntlet"] = "roundrobin"
+    opening_plies: Annotated[int, Range(0, 10 ** 4)] = 2
     openings_file: str | None = None
-    depth: int | None = None
-    nodes: int | None = None
-    time: float | None = None
-    max_plies: int | None = 400
+    depth: Depth | None = None
+    nodes: Nodes | None = None
+    time: Seconds | None = None
+    max_plies: Annotated[int, Range(1, 10 ** 6)] | None = 400
     sprt: str | None = None  # "elo0,elo1[,alpha,beta]"; only for two-player matches
     opening_balance: float | None = None  # redraw random openings with |eval| above this
+
+    def __post_init__(self) -> None:
+        check_fields(self)
 
     def limits(self) -> dict[str, Any] | None:
         d = {k: v for k, v in (("depth", self.depth), ("nodes", self.nodes), ("time", self.time))
@@ -200,13 +204,13 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
         raise SpecError(f"backend {backend!r}: expected one of {', '.join(BACKENDS)}")
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
-        raise SpecError(f"--jobs must be at least 1, got {jobs}")
+        raise SpecError(f"jobs (parallel workers) must be at least 1, got {jobs}")
     try:
         sprt = SPRT.parse(cfg.sprt) if cfg.sprt else None
     except ValueError as exc:
         raise SpecError(str(exc)) from None
     if sprt is not None and len(cfg.players) != 2:
-        raise SpecError("--sprt needs exactly two players")
+        raise SpecError(f"sprt needs exactly two players, got {len(cfg.players)}")
     out = Path(out)
     tasks = make_tasks(cfg)  # validates specs' games/openings before touching the folder
     order = unique_names(cfg.players)
@@ -219,7 +223,7 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
             raise RecordError(f"{man_path}: unreadable manifest: {exc}") from None
         if old.get("fingerprint") != fp:
             raise RecordError(f"{out} holds a different tournament (config differs: "
-                              f"{_diff(old.get('config', {}), asdict(cfg))}); use another --out")
+                              f"{_diff(old.get('config', {}), asdict(cfg))}); use another output folder")
     store = RecordStore(out, flush_every=flush_every)
     try:
         done = store.done_ids()

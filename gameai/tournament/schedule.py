@@ -161,7 +161,7 @@ def build_schedule(game: str, players: list[str], games: int, seed: int,
     order of results) is the same on every backend.
     """
     if games < 1:
-        raise SpecError(f"--games must be at least 1, got {games}")
+        raise SpecError(f"games (per pairing) must be at least 1, got {games}")
     for spec in players:
         check_player_spec(spec)
     names = unique_names(players)

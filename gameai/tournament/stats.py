@@ -150,9 +150,9 @@ class SPRT:
         try:
             parts = [float(x) for x in text.split(",")]
         except ValueError:
-            raise ValueError(f"--sprt {text!r}: expected numbers elo0,elo1[,alpha,beta]") from None
+            raise ValueError(f"sprt {text!r}: expected numbers elo0,elo1[,alpha,beta]") from None
         if len(parts) not in (2, 4):
-            raise ValueError(f"--sprt {text!r}: expected elo0,elo1 or elo0,elo1,alpha,beta")
+            raise ValueError(f"sprt {text!r}: expected elo0,elo1 or elo0,elo1,alpha,beta")
         return cls(*parts)
 
 
