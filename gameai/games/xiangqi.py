@@ -77,8 +77,8 @@ class Xiangqi:
     default_eval = "xiangqi.pst"
 
     def __init__(self, fen: str | None = None, moves: str = "",
-                 max_plies_without_capture: Annotated[int, Range(1, 10 ** 6)] | None = 120,
-                 repetitions: Annotated[int, Range(2, 100)] = 3) -> None:
+                 max_plies_without_capture: Annotated[int, Range(1, 10 ** 9)] | None = 120,
+                 repetitions: Annotated[int, Range(2, 10 ** 9)] = 3) -> None:
         if max_plies_without_capture is not None and (
                 not isinstance(max_plies_without_capture, int) or max_plies_without_capture < 1):
             raise PositionError(f"xiangqi: max_plies_without_capture must be a positive int or None, "
