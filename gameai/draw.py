@@ -73,11 +73,14 @@ def _draw_gomoku(state, ax, pv, last_move) -> None:
         ax.plot([0, n - 1], [i, i], color="k", lw=0.6)
         ax.plot([i, i], [0, n - 1], color="k", lw=0.6)
     stones = state.stones()
+    # stones loaded from stone lists have no order: only played moves get numbers
+    setup = len(stones) - len(getattr(state, "move_stack", stones))
     for k, (c, r, p) in enumerate(stones):
         ax.add_patch(_circle((c, r), 0.45, "#111" if p == 0 else "#fafafa", "#111"))
-        ax.text(c, r, str(k + 1), ha="center", va="center", fontsize=6,
-                color="#fafafa" if p == 0 else "#111")
-    if last_move and stones:
+        if k >= setup:
+            ax.text(c, r, str(k - setup + 1), ha="center", va="center", fontsize=6,
+                    color="#fafafa" if p == 0 else "#111")
+    if last_move and len(stones) > setup:
         c, r, _ = stones[-1]
         ax.add_patch(_circle((c, r), 0.5, "none", "#d22", lw=2))
     player = state.to_move

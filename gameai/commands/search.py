@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import sys
 
+from ..games.protocol import line_text
 from ..registry import make_searcher
 from ._common import add_game_options, game_from_args
 
@@ -39,20 +40,22 @@ def run(args) -> int:
     rows = []
 
     def on_iteration(row):
-        rows.append(row)
+        pv = line_text(state, row.get("pv", []))
+        rows.append({**row, "move_str": pv.split(" ")[0] if pv else None,
+                     "pv_str": pv})
         if not args.json:
-            pv = " ".join(state.move_str(m) for m in row.get("pv", []) if m is not None)
             print(f"depth {row['depth']:>2}  value {row['value']:>10}  nodes {row['nodes']:>10}  "
                   f"time {row['time_s']:.3f}s  pv {pv}")
 
     r = searcher.search(state, limits or None, on_iteration=on_iteration,
                         on_root_move=_progress if args.progress else None)
-    move = state.move_str(r.move) if r.move is not None else None
-    pv = r.pv_str(state) if r.pv else ""
+    move, pv = r.move_str, r.pv_str
     counters = r.stats.counters()
-    if args.json:
+    if args.json:  # move text for people beside the game's integer moves for programs
         print(json.dumps({"game": args.game, "searcher": args.searcher, "move": move,
-                          "value": r.value, "pv": pv.split(), "stats": counters}))
+                          "move_int": r.move, "value": r.value, "pv": pv.split(),
+                          "pv_int": list(r.pv), "stats": counters,
+                          "iterations": rows}, default=str))
         return 0
     print(f"move: {move}")
     print(f"value: {r.value}")

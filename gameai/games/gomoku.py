@@ -38,7 +38,7 @@ from typing import Annotated, Literal
 
 from ..errors import IllegalMoveError, PositionError
 from ..spec import Range
-from .gomoku_rules import (BLACK, EMPTY, WHITE, empty_board, forbidden_at, geometry,
+from .gomoku_rules import (BLACK, EMPTY, WALL, WHITE, empty_board, forbidden_at, geometry,
                            makes_five, makes_four, maybe_forbidden, run_length)
 from .protocol import Outcome, play
 from .zobrist import zobrist_keys
@@ -302,6 +302,21 @@ class Gomoku:
             raise IllegalMoveError(f"gomoku: point {self.move_str(i)} is occupied")
         return forbidden_at(self.board, i, self.dirs)
 
+    def forbidden_points(self) -> dict[str, str]:
+        """Every empty point where a black stone is forbidden under renju, with the reason:
+        ``{"h8": "double-three", ...}`` in board order (a1, b1, ...). Empty for other rules.
+        Judged for Black whoever is to move, like :meth:`forbidden`."""
+        if self.rule != "renju":
+            return {}
+        b, dirs, bn = self.board, self.dirs, self.bnear
+        out = {}
+        for i in self.geo.cells:
+            if b[i] == EMPTY and bn[i] >= 4 and maybe_forbidden(b, i, dirs):
+                why = forbidden_at(b, i, dirs)
+                if why:
+                    out[self.move_str(i)] = why
+        return out
+
     def noisy_moves(self) -> list[int]:
         """Forcing moves for quiescence: the side to move makes five or a four (split fours
         included), or blocks the opponent's five."""
@@ -330,6 +345,10 @@ class Gomoku:
         return self.geo.index(c, r)
 
     def move_str(self, move: int) -> str:
+        """``h8`` for a point on the board; anything else raises :class:`IllegalMoveError`."""
+        if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < len(self.board) \
+                or self.board[move] == WALL:
+            raise IllegalMoveError(f"gomoku: {move!r} is not a point of the {self.size}x{self.size} board")
         c, r = self.geo.col_row(move)
         return f"{chr(97 + c)}{r + 1}"
 

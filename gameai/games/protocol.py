@@ -103,3 +103,22 @@ def play(state: GameState, moves: Iterable[str]) -> GameState:
         except IllegalMoveError as exc:
             raise PositionError(f"{state.name} moves={' '.join(texts)!r}: {exc}") from None
     return state
+
+
+def line_text(state: GameState, moves: Iterable[Move]) -> str:
+    """A line of moves from ``state`` as space-separated move texts, each written in the
+    position where it is played; stops at the first move that is not legal there (a
+    principal variation patched from a transposition table may run past a legal line).
+    ``state`` is restored."""
+    out, pushed = [], 0
+    try:
+        for m in moves:
+            if m is None or state.result() is not None or m not in state.legal_moves():
+                break
+            out.append(state.move_str(m))
+            state.push(m)
+            pushed += 1
+    finally:
+        for _ in range(pushed):
+            state.pop()
+    return " ".join(out)

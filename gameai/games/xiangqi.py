@@ -530,6 +530,11 @@ class Xiangqi:
 
     # ------------------------------------------------------------------ text
     def move_str(self, move: int) -> str:
+        """ICCS text (``h2e2``) of a move between two squares; a value that is not one
+        raises :class:`IllegalMoveError` (legality in the position is not checked)."""
+        if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < 1 << 16 \
+                or (move >> 8) >= 90 or (move & 255) >= 90 or move >> 8 == move & 255:
+            raise IllegalMoveError(f"xiangqi: {move!r} is not a move between two squares")
         fr = move >> 8
         to = move & 255
         return f"{FILES[fr % 9]}{fr // 9}{FILES[to % 9]}{to // 9}"

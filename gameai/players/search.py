@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import asdict, is_dataclass
 from typing import Any
 
+from ..games.protocol import line_text
 from ..registry import make_searcher
 from ..spec import Depth, Nodes, Seconds
 from .protocol import Decision
@@ -66,26 +67,10 @@ class SearchPlayer:
                 info[f] = v
         if result.pv:
             try:
-                info["pv"] = pv_text(state, result.pv)
+                info["pv"] = result.pv_str or line_text(state, result.pv)
             except Exception:  # a pv the position cannot print is not worth a lost game
                 pass
         return Decision(result.move, result.value, info)
 
     def close(self) -> None:
         pass
-
-
-def pv_text(state, pv) -> str:
-    """The pv as move texts, each printed in the position where it is played (state restored)."""
-    out, pushed = [], 0
-    try:
-        for m in pv:
-            if state.result() is not None or m not in state.legal_moves():
-                break  # a pv patched from the TT may run past a legal line
-            out.append(state.move_str(m))
-            state.push(m)
-            pushed += 1
-    finally:
-        for _ in range(pushed):
-            state.pop()
-    return " ".join(out)

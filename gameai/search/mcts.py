@@ -146,4 +146,4 @@ class MCTS:
         st.iterations.append(row)
         if on_iteration is not None:
             on_iteration(row)
-        return SearchResult(best.move, value, pv, st)
+        return SearchResult(best.move, value, pv, st, state=state)

@@ -78,4 +78,4 @@ class MaxMin2:
         pv = [best_move] + ([best_reply] if best_reply is not None else [])
         st.iterations.append({"depth": 2, "value": best, "move": best_move, "pv": pv,
                               "time_s": st.time_s, **{k: getattr(st, k) for k in st.COUNTERS}})
-        return SearchResult(best_move, best, pv, st)
+        return SearchResult(best_move, best, pv, st, state=state)

@@ -389,7 +389,7 @@ class Searcher:
                 break
         stats.__dict__.update(counters())
         stats.time_s = time.perf_counter() - t0
-        return SearchResult(best_move, value, list(pv), stats)
+        return SearchResult(best_move, value, list(pv), stats, state=state)
 
     def _iteration(self, d, guess, negamax, add_root, add_research, pvt, root_best, ev, state):
         """One root search to depth ``d``: plain, aspiration window, or MTD(f) passes."""

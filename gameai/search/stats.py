@@ -41,7 +41,7 @@ searcher is built with ``mate_ply=false``.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import InitVar, asdict, dataclass, field, fields
 from typing import Any
 
 MATE = 10 ** 9        #: value of a won terminal position (reduced by its ply from the root)
@@ -111,22 +111,28 @@ class Limits:
 
 @dataclass
 class SearchResult:
-    """The outcome of one search: best move (None if the game is over), value, PV, stats."""
+    """The outcome of one search: best move (None if the game is over), value, PV, stats.
+
+    ``move_str`` and ``pv_str`` are the same in the game's notation for the searched
+    position (``"h2e2"``, ``"h2e2 h9g7"``); the searcher fills them by passing
+    ``state=`` (the root, unchanged) when it builds the result.
+    """
 
     move: Any
     value: float
     pv: list[Any]
     stats: SearchStats
+    move_str: str | None = None
+    pv_str: str = ""
+    state: InitVar[Any] = None
 
-    def pv_str(self, state) -> str:
-        """The principal variation as move texts (``state`` is the root position)."""
-        out = []
-        for m in self.pv:
-            out.append(state.move_str(m))
-            state.push(m)
-        for _ in self.pv:
-            state.pop()
-        return " ".join(out)
+    def __post_init__(self, state) -> None:
+        if state is not None:
+            from ..games.protocol import line_text
+            if self.move is not None and self.move_str is None:
+                self.move_str = state.move_str(self.move)
+            if self.pv and not self.pv_str:
+                self.pv_str = line_text(state, self.pv)
 
 
 def mate_in(value: float) -> int | None:

@@ -24,6 +24,7 @@ from typing import Annotated, Any, Callable, Iterator, Literal
 
 from ..errors import RecordError, SpecError
 from ..manifest import write_manifest
+from ..records import write_tournament_records
 from ..spec import Depth, Nodes, Range, Seconds, check_fields
 from .play import play_game
 from .records import RecordStore
@@ -269,6 +270,7 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
             store.flush()
             bar.close()
         games = store.games_rows()
+        write_tournament_records(out / "games", cfg.game, games, store.moves)  # PGN / PSQ
         prow = pairing_rows(games, sprt, order)
         plrow = player_rows(games)
         write_csv(out / "standings.csv", plrow)

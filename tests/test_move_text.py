@@ -1,0 +1,77 @@
+"""Move text where people read: SearchResult.move_str/pv_str, forbidden points, move_str errors."""
+from __future__ import annotations
+
+import pytest
+
+import gameai
+from gameai.errors import GameError
+
+
+@pytest.mark.parametrize("game, spec", [
+    ("xiangqi", "alphabeta(depth=3)"),
+    ("xiangqi", "negascout(depth=3,tt=true,id=true)"),
+    ("xiangqi", "minimax2"),
+    ("gomoku", "mtdf(depth=2)"),
+    ("gomoku", "mcts(nodes=300,seed=1)"),
+])
+def test_search_result_carries_move_text_of_the_searched_position(game, spec):
+    s = gameai.load_game(game, moves="h2e2 h9g7" if game == "xiangqi" else "h8 i9")
+    before = s.key
+    r = gameai.make_searcher(spec).search(s)
+    assert s.key == before
+    assert r.move_str == s.move_str(r.move)
+    words = r.pv_str.split()
+    assert words and words[0] == r.move_str
+    for w in words:  # every word is a legal move in turn from the searched position
+        s.push(s.parse_move(w))
+    for _ in words:
+        s.pop()
+
+
+def test_game_over_result_has_no_move_text():
+    s = gameai.load_game("gomoku", moves="h8 a1 i8 a2 j8 a3 k8 a4 l8")
+    r = gameai.make_searcher("alphabeta(depth=2)").search(s)
+    assert r.move is None and r.move_str is None and r.pv_str == ""
+
+
+def test_forbidden_points_lists_each_point_with_its_reason():
+    # a textbook double-three: black f8 g8 (row) and h6 h7 (column) meet at h8
+    g = gameai.load_game("renju", black="f8 g8 h6 h7", white="a1 a3 o15 o1")
+    assert g.forbidden_points() == {"h8": "double-three"}
+    g = gameai.load_game("renju", black="d8 e8 f8 h8 i8", white="a1 a3 o15 o1 a15")
+    assert g.forbidden_points()["g8"] == "overline"
+    # the listing agrees with the one-point judgement everywhere on a busier board
+    g = gameai.load_game("renju", moves="h8 a1 i8 a2 j7 a3 g7 a4 i6 o15 k6 o14 h6 o13 g9 o11")
+    assert g.result() is None and g.forbidden_points()
+    want = {}
+    for m in range(len(g.board)):
+        try:
+            p = g.move_str(m)
+            why = g.forbidden(p)
+        except GameError:
+            continue
+        if why:
+            want[p] = why
+    assert g.forbidden_points() == want
+    assert gameai.load_game("gomoku", black="f8 g8 h6 h7", white="a1 a3 o15 o1").forbidden_points() == {}
+
+
+@pytest.mark.parametrize("game, bad", [
+    ("xiangqi", 90 << 8 | 3), ("xiangqi", -1), ("xiangqi", 5 << 8 | 5), ("xiangqi", "h2e2"),
+    ("gomoku", 0), ("gomoku", 10 ** 6), ("gomoku", -3), ("gomoku", None),
+])
+def test_move_str_of_an_impossible_move_raises(game, bad):
+    with pytest.raises(GameError):
+        gameai.load_game(game).move_str(bad)
+
+
+def test_draw_numbers_only_played_moves():
+    import matplotlib
+    matplotlib.use("Agg")
+    from gameai.draw import draw
+    g = gameai.load_game("gomoku", black="h8 i9", white="h9")
+    ax = draw(g)
+    assert [t.get_text() for t in ax.texts] == []   # stone lists have no move order
+    g.push(g.parse_move("j10"))
+    ax = draw(g)
+    assert [t.get_text() for t in ax.texts] == ["1"]
