@@ -252,8 +252,11 @@ def write_tournament_records(folder: str | Path, game: str, games: list[dict[str
                              moves: dict[int, list[dict[str, Any]]]) -> list[Path]:
     """One record file per tournament game (``folder/<game_id>.pgn|.psq``) from the rows
     of games.parquet and moves.parquet: opening and moves replayed by the rules, players
-    and result as tags. Rewritten whole each time (the journal is the source of truth)."""
+    and result as tags. Rewritten whole each time (the journal is the source of truth).
+    Games without a record format (Connect Four, synthetic trees) get none."""
     from .registry import load_game
+    if getattr(load_game(game), "name", "") not in ("xiangqi", "gomoku", "renju"):
+        return []
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = []

@@ -1,0 +1,99 @@
+"""gameai play driven as a person would: the real command in a pseudo-terminal (pexpect)."""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+ROOT = Path(__file__).resolve().parents[1]
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+class Terminal:
+    """``gameai play ...`` in a pty; ``send`` types a line and returns what was printed
+    up to the next prompt, colour codes removed."""
+
+    def __init__(self, *args: str, cwd: Path) -> None:
+        env = dict(os.environ, PYTHONPATH=str(ROOT), TERM="xterm-256color", COLUMNS="120")
+        env.pop("NO_COLOR", None)
+        self.p = pexpect.spawn(sys.executable, ["-m", "gameai.cli", "play", *args], env=env,
+                               cwd=str(cwd), encoding="utf-8", dimensions=(60, 120), timeout=60)
+        self.intro = self._until_prompt()
+
+    def _until_prompt(self) -> str:
+        self.p.expect(r"move>")
+        return ANSI.sub("", self.p.before)
+
+    def send(self, line: str) -> str:
+        self.p.sendline(line)
+        return self._until_prompt()
+
+    def quit(self) -> int:
+        self.p.sendline("quit")
+        self.p.expect(pexpect.EOF)
+        self.p.close()
+        return self.p.exitstatus
+
+
+def _board_rows(text: str) -> list[str]:
+    return [ln for ln in text.splitlines() if re.match(r"^\s*\d+ .* \d+$", ln)]
+
+
+def test_xiangqi_session_moves_errors_hint_undo_save(tmp_path):
+    t = Terminal("--game", "xiangqi", "--opponent", "alphabeta(depth=2)", "--side", "first",
+                 cwd=tmp_path)
+    assert "Red to move (you)" in t.intro
+    rows = _board_rows(t.intro)
+    assert len(rows) == 10 and rows[0].split()[0] == "9" and rows[-1].split()[-1] == "0"
+    assert t.intro.count("a  b  c  d  e  f  g  h  i") == 2          # files on both edges
+    out = t.send("a0a5")                                              # illegal: reason, new prompt
+    assert "error:" in out and "not legal" in out
+    out = t.send("h2e2")
+    assert "root moves" in out and re.search(r"depth \d+ score [-+]\d+ nodes [\d,]+ pv", out)
+    reply = re.search(r"computer: ([a-i]\d[a-i]\d)\s+\(depth", out).group(1)
+    assert "[" in out and "]" in out                                  # last move bracketed
+    out = t.send("hint")
+    assert re.search(r"hint: [a-i]\d[a-i]\d .* pv [a-i]\d[a-i]\d", out)
+    out = t.send("save game.pgn")
+    assert "saved" in out
+    from gameai.records import read_pgn
+    game = read_pgn((tmp_path / "game.pgn").read_text(encoding="utf-8"))
+    assert game.moves == ["h2e2", reply] and game.tags["Red"] == "you"
+    out = t.send("undo")
+    assert "Red to move (you)" in out
+    assert _board_rows(out) == rows                                   # back to the start
+    out = t.send("load game.pgn")
+    assert "loaded" in out and "Red to move (you)" in out
+    out = t.send("flip")
+    assert _board_rows(out)[0].split()[0] == "0"                      # Red now on top
+    assert t.quit() == 0
+
+
+def test_renju_shows_forbidden_points_and_refuses_them(tmp_path):
+    # black f8 g8 h6 h7: h8 is a double-three, forbidden for Black
+    t = Terminal("--game", "renju", "--opponent", "alphabeta(depth=1)", "--side", "first",
+                 "--moves", "f8 a1 g8 a3 h6 o15 h7 o1", cwd=tmp_path)
+    assert "forbidden for Black (×): h8 double-three" in t.intro
+    row8 = [r for r in _board_rows(t.intro) if r.split()[0] == "8"][0]
+    assert row8.split()[1 + 7] == "×"                                 # column h of row 8
+    out = t.send("h8")
+    assert "error:" in out and "forbidden" in out and "double-three" in out
+    out = t.send("j12")
+    assert re.search(r"computer: [a-o]\d+", out)
+    out = t.send("save game")
+    from gameai.records import read_record
+    saved = read_record(tmp_path / "game.psq")
+    assert saved.rule == "renju" and len(saved.placed) == 10
+    assert t.quit() == 0
+
+
+def test_computer_moves_first_under_a_time_limit(tmp_path):
+    t = Terminal("--game", "gomoku", "--opponent", "negascout(tt=true,id=true)", "--side", "second",
+                 "--time", "0.3", cwd=tmp_path)
+    assert "computer: h8" in t.intro and "White to move (you)" in t.intro
+    assert t.quit() == 0

@@ -1,0 +1,89 @@
+"""The board widget in a real browser: headless Chromium (driven by chromedriver through
+selenium) renders the widget's own ES module, a person's clicks make a move, and the
+opponent's reply appears on the board."""
+from __future__ import annotations
+
+import shutil
+import tempfile
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not (CHROMIUM and CHROMEDRIVER),
+                       reason="needs Debian's chromium and chromium-driver (.ci/run installs them)"),
+]
+FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync")
+
+
+@pytest.fixture(scope="module")
+def driver():
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = CHROMIUM
+    for flag in FLAGS:
+        opts.add_argument(flag)
+    profile = tempfile.mkdtemp(prefix="gameai-chromium-")
+    opts.add_argument(f"--user-data-dir={profile}")
+    d = webdriver.Chrome(service=Service(CHROMEDRIVER), options=opts)
+    yield d
+    d.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def _open(driver, board):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from gameai.widgets import serve
+    url, server = serve(board)
+    driver.get(url)
+    wait = WebDriverWait(driver, 30)
+    wait.until(lambda d: d.find_elements("css selector", "[data-click]"))
+    return wait, server
+
+
+def _click(driver, point):
+    driver.find_element("css selector", f'[data-click="{point}"]').click()
+
+
+def test_xiangqi_click_piece_targets_light_up_and_the_opponent_replies(driver):
+    from gameai.widgets import Board
+    board = Board("xiangqi", opponent="alphabeta(depth=2)")
+    wait, server = _open(driver, board)
+    try:
+        _click(driver, "h2")                                   # Red's cannon
+        wait.until(lambda d: d.find_elements("css selector", "[data-target]"))
+        targets = {e.get_attribute("data-target") for e in driver.find_elements("css selector", "[data-target]")}
+        want = {m[2:] for m in (board.state.move_str(x) for x in board.state.legal_moves()) if m[:2] == "h2"}
+        assert targets == want
+        _click(driver, "e2")
+        wait.until(lambda d: len(board.state.move_stack) == 2)
+        reply = board.state.move_str(board.state.move_stack[1])
+        # the reply is drawn: a black piece on its target square, marked as the last move
+        wait.until(lambda d: d.find_elements("css selector", f'[data-last="to"][data-pt="{reply[2:]}"]'))
+        piece = driver.find_element("css selector", f'g.gb-piece[data-pt="{reply[2:]}"]')
+        assert piece.get_attribute("data-side") == "1"
+        assert not driver.find_elements("css selector", f'g.gb-piece[data-pt="{reply[:2]}"]')
+        assert driver.find_element("css selector", 'g.gb-piece[data-pt="e2"]').get_attribute("data-side") == "0"
+        nodes = driver.find_element("css selector", 'td[data-stat="nodes"]').text
+        assert nodes.replace(",", "") == str(board.stats["nodes"])
+    finally:
+        server.shutdown()
+
+
+def test_gomoku_click_a_point_and_the_opponent_replies(driver):
+    from gameai.widgets import Board
+    board = Board("gomoku", opponent="alphabeta(depth=1)")
+    wait, server = _open(driver, board)
+    try:
+        _click(driver, "h8")
+        wait.until(lambda d: len(board.state.move_stack) == 2)
+        reply = board.state.move_str(board.state.move_stack[1])
+        wait.until(lambda d: d.find_elements("css selector", f'g.gb-piece[data-pt="{reply}"][data-side="1"]'))
+        assert driver.find_element("css selector", 'g.gb-piece[data-pt="h8"]').get_attribute("data-side") == "0"
+    finally:
+        server.shutdown()
