@@ -17,3 +17,7 @@ SEARCHERS.register("mtdf", _CORE, "MTD(f): null-window alpha-beta passes with a 
 SEARCHERS.register("minimax2", "gameai.search.minimax2:MaxMin2",
                    "fixed two-ply max-min of the 001 document")
 SEARCHERS.register("mcts", "gameai.search.mcts:MCTS", "Monte Carlo tree search with UCT")
+SEARCHERS.register("vcf", "gameai.search.threats:vcf",
+                   "Gomoku/Renju victory by continuous fours: a proven win (mate value) or 0")
+SEARCHERS.register("vct", "gameai.search.threats:vct",
+                   "Gomoku/Renju victory by continuous fours and threes, every defence tried")

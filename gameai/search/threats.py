@@ -1,0 +1,418 @@
+"""Threat-space search for Gomoku and Renju: VCF (continuous fours) and VCT (fours and threes).
+
+Strong Gomoku programs win by sequences of threats the opponent must answer (Allis 1994,
+"threat-space search"; the Gomoku thesis's "four-three" attacks). This module proves such
+wins with an AND/OR depth-first search over threat moves only:
+
+* **Attacker node** (the side to move at the root attacks). If it can make five it has
+  won. If the defender has a four (a five-point), the attacker's only move is to block it
+  (two five-points: the attack fails). Otherwise it tries every move that makes a four
+  (VCF) or a four or a three (VCT).
+* **Defender node.** If the defender can make five, the attack failed. If the attacker
+  has a four, the defender's replies are its five-points (a Renju point forbidden to
+  Black is no reply: the forbidden-point trap). If it has a three (a point where one more
+  stone makes two five-points), the replies are **every** point that stops all of its
+  legal straight-four points (the line-local kill sets, intersected) **plus every four
+  the defender can make** (counter-fours). Otherwise there is no threat: the attack failed.
+
+What a proven result means: the attacker wins by force, against every defence, in at
+most ``len(pv)`` plies (the value ``MATE - plies``). The defender sets are complete for
+the threat they answer: a defender move outside them that is not a four leaves the
+attacker a straight four (or a five) and the defender no four, which loses. Black's
+moves under Renju are judged by the game's own RIF judgement
+(:func:`gameai.games.gomoku_rules.forbidden_at`: no overline, double-four or
+double-three; five beats a forbidden shape); five means exactly five where the rule says
+so (standard: both colours; renju: Black). One Renju corner is assumed rather than
+re-checked: a White stone played away from a three's line is taken not to turn that
+three's straight-four point forbidden through RIF's recursive three rule.
+"Not proven" (value 0) says only that no win exists *within this threat space and
+depth*; it is not a proof that the position is not won.
+
+Iterative deepening over the ply limit (1, 3, 5, ...) makes the first win found a
+shortest one in the threat space. A transposition table on the game's Zobrist key holds
+proven wins (with their length and move) and failures (with the depth searched), per
+mode and node type; the winning line is read back from it.
+
+Threats are read from the game's base-3 line codes through the memoised tables of
+:mod:`gameai.games.gomoku_lines` (no board walks, no per-node objects).
+
+Statistics (:mod:`gameai.search.stats`): ``nodes`` = root visits + positions reached by
+push; ``terminals`` = nodes decided on the spot (a five to play, a four that cannot be
+blocked, two opposing fours); ``leaves`` = nodes where the attack stops unproven (no
+threat, or the ply limit); ``interior`` = nodes whose threat moves were searched;
+``tt_probes``/``tt_hits``/``tt_cutoffs`` as usual; ``cutoffs`` = attacker nodes stopped
+by a proven move and defender nodes stopped by a refutation; ``depth`` = the last ply
+limit completed.
+"""
+from __future__ import annotations
+
+import time as _time
+from typing import Any, Callable
+
+from ..errors import SpecError
+from ..games.gomoku_lines import RULE_EXACT, analyse, kill, memo_for
+from ..games.gomoku_rules import BLACK, forbidden_at, maybe_forbidden
+from .stats import MATE, Limits, SearchResult, SearchStats
+
+WIN, FAIL = 1, 0
+_UNSET = object()
+
+
+class _Abort(Exception):
+    pass
+
+
+class ThreatSolver:
+    """VCF/VCT prover over one Gomoku/Renju position (push/pop on the game itself).
+
+    ``vct=False`` searches fours only. The TT persists across calls on positions of the
+    same game (it is keyed by position and node type) until :meth:`clear`.
+    """
+
+    def __init__(self, vct: bool = False, tt_size: int = 1 << 20) -> None:
+        self.vct = vct
+        self.tt_size = tt_size
+        self.tt: dict[int, tuple[int, int, Any]] = {}
+        self.reset_counters()
+
+    def clear(self) -> None:
+        self.tt.clear()
+
+    def reset_counters(self) -> None:
+        self.nodes = self.leaves = self.terminals = self.interior = 0
+        self.cutoffs = self.probes = self.hits = self.ttcuts = 0
+        self.seldepth = 0
+
+    # ------------------------------------------------------------------ reading threats
+    def _bind(self, state) -> None:
+        if not hasattr(state, "line_codes"):
+            raise SpecError(f"threat search needs a gomoku/renju game, got {getattr(state, 'name', state)!r}")
+        self.state = state
+        self.exact = RULE_EXACT[state.rule]
+        self.memo = memo_for(self.exact)
+        self.lines = state.geo.lines
+        self.renju = state.rule == "renju"
+
+    def _scan(self):
+        """(line id, code, facts) for every line with a threat fact for either colour."""
+        memo = self.memo
+        out = []
+        for lid, code in enumerate(self.state.line_codes):
+            t = memo.get(code, _UNSET)
+            if t is _UNSET:
+                t = memo[code] = analyse(code, self.exact)
+            if t is not None:
+                out.append((lid, code, t))
+        return out
+
+    def _legal(self, colour: int, m: int) -> bool:
+        """Renju: may ``colour`` play ``m``? (Only Black is restricted.)"""
+        if not self.renju or colour != BLACK:
+            return True
+        s = self.state
+        return s.bnear[m] < 4 or not maybe_forbidden(s.board, m, s.dirs) or \
+            forbidden_at(s.board, m, s.dirs) is None
+
+    def _points(self, scan, colour: int, kind: int) -> list[int]:
+        """Board points of one fact kind (0 fives, 1 fours, 2 straights, 3 threes), no repeats."""
+        lines = self.lines
+        out: list[int] = []
+        for lid, _code, t in scan:
+            ps = t[colour][kind]
+            if ps:
+                cells = lines[lid]
+                for p in ps:
+                    q = cells[p]
+                    if q not in out:
+                        out.append(q)
+        return out
+
+    def _three_defences(self, scan, a: int) -> list[int] | None:
+        """Points that stop every legal straight-four point of attacker ``a``; None if it has none."""
+        lines = self.lines
+        common: set[int] | None = None
+        ex = self.exact[a]
+        for lid, code, t in scan:
+            sts = t[a][2]
+            if not sts:
+                continue
+            cells = lines[lid]
+            for s in sts:
+                if not self._legal(a, cells[s]):
+                    continue
+                ks = {cells[q] for q in kill(code, a, s, ex)}
+                common = ks if common is None else common & ks
+        return None if common is None else sorted(common)
+
+    # ------------------------------------------------------------------ the search
+    def _count(self, ply: int) -> None:
+        self.nodes += 1
+        if ply > self.seldepth:
+            self.seldepth = ply
+        if self.nodes >= self._next_check:
+            self._next_check = self.nodes + self._every
+            if self._limit is not None and self.nodes < self._limit < self._next_check:
+                self._next_check = self._limit
+            if self._should_stop(self.nodes):
+                raise _Abort()
+
+    def _probe(self, k: int, d: int) -> int | None:
+        """A TT answer usable with ``d`` plies left (win length or 0), else None."""
+        self.probes += 1
+        e = self.tt.get(k)
+        if e is None:
+            return None
+        self.hits += 1
+        if (e[0] == WIN and e[1] <= d) or (e[0] == FAIL and e[1] >= d):
+            self.ttcuts += 1
+            return e[1] if e[0] == WIN else 0
+        return None
+
+    def _store(self, k: int, flag: int, n: int, move) -> None:
+        tt = self.tt
+        if len(tt) >= self.tt_size:
+            tt.clear()
+        tt[k] = (flag, n, move)
+
+    def _attack(self, d: int, ply: int) -> int:
+        """Attacker to move with ``d`` plies left: win length (plies) or 0."""
+        s = self.state
+        a = s.to_move
+        k = s.key << 1 | 1
+        v = self._probe(k, d)
+        if v is not None:
+            return v
+        scan = self._scan()
+        five = self._points(scan, a, 0)
+        if five:
+            self.terminals += 1
+            self._store(k, WIN, 1, five[0])
+            return 1
+        block = self._points(scan, 1 - a, 0)
+        if len(block) > 1 or d < 3:
+            if len(block) > 1:
+                self.terminals += 1
+            else:
+                self.leaves += 1
+            self._store(k, FAIL, d, None)
+            return 0
+        if block:
+            moves = [m for m in block if self._legal(a, m)]
+        else:
+            fours = self._points(scan, a, 1)
+            straights = self._points(scan, a, 2)
+            moves = [m for m in straights if self._legal(a, m)]
+            moves += [m for m in fours if m not in straights and self._legal(a, m)]
+            if self.vct and d >= 5:
+                moves += [m for m in self._points(scan, a, 3) if m not in fours and self._legal(a, m)]
+        if not moves:
+            self.leaves += 1
+            self._store(k, FAIL, d, None)
+            return 0
+        self.interior += 1
+        push, pop = s.push, s.pop
+        for m in moves:
+            push(m)
+            self._count(ply + 1)
+            try:
+                n = self._defend(d - 1, ply + 1)
+            finally:
+                pop()
+            if n:
+                self.cutoffs += 1
+                self._store(k, WIN, n + 1, m)
+                return n + 1
+        self._store(k, FAIL, d, None)
+        return 0
+
+    def _defend(self, d: int, ply: int) -> int:
+        """Defender to move with ``d`` plies left: plies to the attacker's forced win, or 0."""
+        s = self.state
+        dfd = s.to_move
+        a = 1 - dfd
+        k = s.key << 1
+        v = self._probe(k, d)
+        if v is not None:
+            return v
+        scan = self._scan()
+        if self._points(scan, dfd, 0):          # the defender makes five
+            self.terminals += 1
+            self._store(k, FAIL, d, None)
+            return 0
+        fives = self._points(scan, a, 0)
+        if fives:
+            replies = [m for m in fives if self._legal(dfd, m)]
+            if not replies:                     # unstoppable (two fours, or forbidden block)
+                self.terminals += 1
+                self._store(k, WIN, 2, None)
+                return 2
+        else:
+            defences = self._three_defences(scan, a) if self.vct else None
+            if defences is None or d < 4:
+                self.leaves += 1
+                self._store(k, FAIL, d, None)
+                return 0
+            counters = [m for m in self._points(scan, dfd, 1) if self._legal(dfd, m)]
+            replies = counters + [m for m in defences if m not in counters and self._legal(dfd, m)]
+            if not replies:                     # nothing stops the straight four
+                self.terminals += 1
+                self._store(k, WIN, 4, None)
+                return 4
+        self.interior += 1
+        push, pop = s.push, s.pop
+        worst, worst_move = 0, None
+        for m in replies:
+            push(m)
+            self._count(ply + 1)
+            try:
+                n = self._attack(d - 1, ply + 1)
+            finally:
+                pop()
+            if not n:
+                self.cutoffs += 1
+                self._store(k, FAIL, d, None)
+                return 0
+            if n > worst:
+                worst, worst_move = n, m
+        self._store(k, WIN, worst + 1, worst_move)
+        return worst + 1
+
+    # ------------------------------------------------------------------ driving it
+    def solve(self, state, max_plies: int, should_stop: Callable[[int], bool] | None = None,
+              on_iteration: Callable[[int, int], None] | None = None,
+              check_every: int = 256, node_limit: int | None = None) -> tuple[int, list[int], int]:
+        """Prove a win for the side to move within ``max_plies``: ``(plies, line, last depth)``.
+
+        ``plies`` is 0 when no win was proven (the line is then empty); ``last depth`` is
+        the deepest ply limit completed. ``state`` is left as it was, also on abort.
+        """
+        self._bind(state)
+        self._should_stop = should_stop or (lambda n: False)
+        self._every, self._limit = check_every, node_limit
+        self._next_check = self.nodes + check_every if node_limit is None else \
+            min(self.nodes + check_every, node_limit)
+        base = len(state.move_stack)
+        done = 0
+        try:
+            for d in range(1, max_plies + 1, 2):
+                self.nodes += 1                 # the root, visited once per iteration
+                n = self._attack(d, 0)
+                done = d
+                if on_iteration is not None:
+                    on_iteration(d, n)
+                if n:
+                    return n, self._line(state, n), done
+        except _Abort:
+            while len(state.move_stack) > base:
+                state.pop()
+        return 0, [], done
+
+    def win_within(self, state, max_plies: int, ply: int = 0) -> int:
+        """One fixed-limit attack (no deepening): win length or 0. For use inside other searches."""
+        self._bind(state)
+        self._should_stop = lambda n: False
+        self._every, self._limit = 1 << 62, None
+        self._next_check = 1 << 62
+        return self._attack(max_plies, ply)
+
+    def _line(self, state, n: int) -> list[int]:
+        """The proven line, read from the TT (attacker's moves and the longest defence)."""
+        line: list[int] = []
+        attacker = state.to_move
+        try:
+            while len(line) < n:
+                is_att = state.to_move == attacker
+                e = self.tt.get(state.key << 1 | int(is_att))
+                if e is None or e[0] != WIN or e[2] is None:
+                    break
+                line.append(e[2])
+                state.push(e[2])
+        finally:
+            for _ in line:
+                state.pop()
+        return line
+
+
+class ThreatSearcher:
+    """The ``vcf``/``vct`` searchers: a proven win for the side to move, or nothing.
+
+    ``result.move``/``result.pv``: the first move and the winning line (attacker's moves
+    and the defender's longest resistance) when a win is proven, else None and ``[]``.
+    ``result.value``: ``MATE - plies`` (the same mate range as every searcher) when a win
+    is proven; 0 means "no win found in this threat space and depth" (unknown, not a
+    draw). ``depth`` is the longest line searched, in plies (attacker and defender moves,
+    the final five included): ``vcf(depth=9)`` finds wins of up to five attacker moves.
+    """
+
+    def __init__(self, depth: int = 20, nodes: int | None = None, time: float | None = None,
+                 vct: bool = False, tt_size: int = 1 << 20,
+                 on_iteration: Callable[[dict], None] | None = None) -> None:
+        if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
+            raise SpecError(f"threat search depth must be a positive integer, got {depth!r}")
+        if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
+            raise SpecError(f"threat search nodes must be a positive integer, got {nodes!r}")
+        if time is not None and (not isinstance(time, (int, float)) or time <= 0):
+            raise SpecError(f"threat search time must be a positive number, got {time!r}")
+        self.depth, self.nodes, self.time, self.vct = depth, nodes, time, vct
+        self.solver = ThreatSolver(vct=vct, tt_size=tt_size)
+        self.on_iteration = on_iteration
+        self.name = f"{'vct' if vct else 'vcf'}(depth={depth})"
+
+    def new_game(self) -> None:
+        self.solver.clear()
+
+    def search(self, state, limits: Limits | dict | None = None, *,
+               on_iteration: Callable[[dict], None] | None = None,
+               on_root_move: Callable[..., None] | None = None,
+               stop: Any = None) -> SearchResult:
+        """Prove a win for the side to move (``state`` is left unchanged)."""
+        lim = Limits.coerce(limits)
+        depth = lim.depth if lim.depth is not None else self.depth
+        node_limit = lim.nodes if lim.nodes is not None else self.nodes
+        time_limit = lim.time if lim.time is not None else self.time
+        if not isinstance(depth, int) or depth < 1:
+            raise SpecError(f"search depth must be a positive integer, got {depth!r}")
+        on_iteration = on_iteration or self.on_iteration
+        t0 = _time.perf_counter()
+        deadline = t0 + time_limit if time_limit else None
+        sv = self.solver
+        sv.reset_counters()
+        stats = SearchStats()
+
+        def should_stop(n: int) -> bool:
+            return (node_limit is not None and n >= node_limit) or \
+                (deadline is not None and _time.perf_counter() >= deadline) or \
+                (stop is not None and stop.is_set())
+
+        def iteration(d: int, n: int) -> None:
+            stats.depth = d
+            row = {"depth": d, "value": MATE - n if n else 0, "nodes": sv.nodes,
+                   "time_s": _time.perf_counter() - t0}
+            stats.iterations.append(row)
+            if on_iteration is not None:
+                on_iteration(row)
+
+        if state.result() is not None:
+            plies, line = 0, []
+            sv.nodes = sv.terminals = 1
+        else:
+            plies, line, _ = sv.solve(state, depth, should_stop, iteration, 256, node_limit)
+        stats.__dict__.update(nodes=sv.nodes, leaves=sv.leaves, terminals=sv.terminals,
+                              interior=sv.interior, cutoffs=sv.cutoffs, tt_probes=sv.probes,
+                              tt_hits=sv.hits, tt_cutoffs=sv.ttcuts, seldepth=sv.seldepth)
+        stats.time_s = _time.perf_counter() - t0
+        if not plies:
+            return SearchResult(None, 0, [], stats)
+        return SearchResult(line[0] if line else None, MATE - plies, line, stats)
+
+
+def vcf(depth: int = 20, nodes: int | None = None, time: float | None = None,
+        tt_size: int = 1 << 20) -> ThreatSearcher:
+    """Victory by continuous fours: prove a win using only fours (see the module docstring)."""
+    return ThreatSearcher(depth=depth, nodes=nodes, time=time, vct=False, tt_size=tt_size)
+
+
+def vct(depth: int = 12, nodes: int | None = None, time: float | None = None,
+        tt_size: int = 1 << 20) -> ThreatSearcher:
+    """Victory by continuous threats: fours and threes, every defence tried (module docstring)."""
+    return ThreatSearcher(depth=depth, nodes=nodes, time=time, vct=True, tt_size=tt_size)
