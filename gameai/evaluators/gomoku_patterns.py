@@ -202,6 +202,50 @@ def features(state) -> tuple[list[int], list[int]]:
     return f[:_NF], f[_NF:]
 
 
+class StoneFollower:
+    """Follows the stone list of the last position evaluated, to update sums incrementally.
+
+    A search evaluates positions that differ from the previous one by a few stones (a
+    sibling, a parent's sibling), so an evaluator that remembers the previous position's
+    per-line values only needs the lines through those stones: the stones of the longest
+    common prefix of the two ``placed`` lists stay, the rest left or came. Any other
+    position object, rule or a large change asks for a full recount.
+    """
+
+    __slots__ = ("state", "exact", "placed", "codes", "total")
+    LIMIT = 8             # more changed stones than this: recount every line instead
+
+    def __init__(self) -> None:
+        self.state = None
+        self.exact = None
+        self.placed: list[int] = []
+        self.codes: list[int] = []
+        self.total = 0
+
+    def changed(self, state, exact) -> list[int] | None:
+        """Cells whose stone differs since the last call on ``state``; None: recount all."""
+        placed = state.placed
+        if state is not self.state or exact != self.exact:
+            self.state, self.exact = state, exact
+            self.placed = placed[:]
+            return None
+        old = self.placed
+        k = min(len(old), len(placed))
+        lo = max(0, k - self.LIMIT)
+        while k > lo and placed[:k] != old[:k]:
+            k -= 1
+        if placed[:k] != old[:k]:
+            self.placed = placed[:]
+            return None
+        out = old[k:] + placed[k:]
+        self.placed = placed[:]
+        return out if len(out) <= self.LIMIT else None
+
+    def reset(self, codes: list[int], total: int) -> None:
+        self.codes = codes[:]
+        self.total = total
+
+
 _OFF = 1 << 40        # keeps each line's (possibly negative) linear score non-negative
 _TBITS = 6 * _BITS    # threat fields: five, open four, four for black, then for white
 
@@ -227,6 +271,7 @@ class Patterns:
         w = self.weights
         self._k = (w.five, w.open_four, w.four, w.open_three, w.three, w.open_two, w.two)
         self._memo: dict[tuple[bool, bool], dict[int, int]] = {}
+        self._follow = StoneFollower()
 
     def _line_value(self, code: int, exact: tuple[bool, bool]) -> int:
         packed = line_packed(code, exact)
@@ -237,13 +282,48 @@ class Patterns:
             threats |= v << (_BITS * j)
         return ((lin + _OFF) << _TBITS) | threats
 
-    def __call__(self, state) -> int:
+    def full_total(self, state) -> int:
+        """The packed line sum computed from every line (what the incremental sum must equal)."""
         exact = _EXACT[state.rule]
+        return _memo_sum(self._line_memo(exact), state.line_codes, self._line_value, exact)
+
+    def _line_memo(self, exact: tuple[bool, bool]) -> dict[int, int]:
         memo = self._memo.get(exact)
         if memo is None:
             memo = self._memo[exact] = {}
+        return memo
+
+    def _total(self, state) -> int:
+        """The packed line sum, updated from the previous call's over the lines that changed."""
+        exact = _EXACT[state.rule]
+        memo = self._line_memo(exact)
         codes = state.line_codes
-        total = _memo_sum(memo, codes, self._line_value, exact)
+        changed = self._follow.changed(state, exact)
+        if changed is None:
+            total = _memo_sum(memo, codes, self._line_value, exact)
+            self._follow.reset(codes, total)
+            return total
+        ref = self._follow.codes
+        total = self._follow.total
+        cell_lines = state.geo.cell_lines
+        for i in changed:
+            for lid, _pw in cell_lines[i]:
+                c = codes[lid]
+                o = ref[lid]
+                if c != o:
+                    v, w = memo.get(c), memo.get(o)
+                    if v is None:
+                        v = memo[c] = self._line_value(c, exact)
+                    if w is None:           # the memo was cleared meanwhile
+                        w = memo[o] = self._line_value(o, exact)
+                    total += v - w
+                    ref[lid] = c
+        self._follow.total = total
+        return total
+
+    def __call__(self, state) -> int:
+        codes = state.line_codes
+        total = self._total(state)
         lin = (total >> _TBITS) - len(codes) * _OFF
         five_b = total & _MASK
         o4_b = (total >> 12) & _MASK
