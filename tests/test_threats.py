@@ -1,6 +1,6 @@
 """VCF/VCT threat search against published Renju puzzles and against exhaustive search.
 
-Puzzles (tests/renju_puzzles.py, facts from quintet's public suite): quintet counts a
+Puzzles (experiments/renju_puzzles.py, facts from quintet's public suite): quintet counts a
 VCF of N attacks as the attacker's N fours, the last one unstoppable; the five itself
 follows after one more defender move, so the whole forced line is ``2N + 1`` plies, which
 is what our ``MATE - value`` reports.
@@ -17,7 +17,7 @@ import pytest
 
 import gameai
 from gameai.search.stats import MATE
-from renju_puzzles import PUZZLES, load
+from experiments.renju_puzzles import PUZZLES, load
 
 BY_NAME = {p["name"]: p for p in PUZZLES}
 
@@ -167,3 +167,33 @@ def test_spec_and_errors():
     before = s.key
     r = gameai.make_searcher("vcf(depth=25,nodes=50)").search(s)
     assert s.key == before and r.value == 0 and r.stats.nodes <= 60
+
+
+# --------------------------------------------------------------------------- inside alpha-beta
+def test_alphabeta_threat_part_at_the_root():
+    p = BY_NAME["renjuportal-2990"]
+    s = load(p)
+    r = gameai.make_searcher("negascout(depth=2,tt=true,threats=true)").search(s)
+    assert s.move_str(r.move) == "l13" and r.value == MATE - 11
+    assert r.stats.threat_nodes > 0
+
+
+def test_alphabeta_threat_part_at_the_horizon():
+    """White must stop Black's open three; a one-ply search with a blind evaluator sees it
+    only through the VCF run at its horizon (Black's straight four wins in 3 plies)."""
+    g = gameai.load_game("gomoku", black="f8 g8 h8", white="a1 a15")
+    r = gameai.make_searcher("alphabeta(depth=1,eval=zero,threats=true)").search(g)
+    assert g.move_str(r.move) in ("e8", "i8") and r.value == 0
+    blind = gameai.make_searcher("alphabeta(depth=1,eval=zero)").search(g)
+    assert blind.value == 0 and r.stats.threat_nodes > 0
+
+
+def test_threat_order_keeps_values():
+    """Threat ordering only reorders moves: same minimax values as without it."""
+    rng = random.Random(3)
+    for _ in range(6):
+        g = random_position(rng, "renju", size=15 if rng.random() < 0.5 else 9)
+        g.full_board = False
+        a = gameai.make_searcher("alphabeta(depth=2)").search(g)
+        b = gameai.make_searcher("alphabeta(depth=2,threat_order=true)").search(g)
+        assert a.value == b.value

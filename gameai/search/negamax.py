@@ -26,6 +26,7 @@ from typing import Annotated, Any, Callable, Literal
 from ..errors import SpecError
 from ..spec import Depth, Nodes, Range, Seconds, TTSize
 from .ordering import History, Killers
+from .threats import ThreatPart, order_by_threat
 from .stats import INF, MATE, Limits, SearchResult, SearchStats
 from .tt import EXACT, LOWER, UPPER, TranspositionTable, from_tt
 
@@ -45,13 +46,15 @@ def _build_core(o: "Searcher", state, ev, tt, hist, killers, stop_check):
     noisy = getattr(state, "noisy_moves", None) if o.quiescence else None
     pruning, scout, use_tt, exact_depth = o.pruning, o.scout, tt is not None, o.exact_depth
     mate_ply, qdepth = o.mate_ply, o.qdepth
-    inline = not noisy                       # depth-1 children evaluated in the loop
+    threat = o.threats                       # threat part: VCF at the horizon (Gomoku)
+    inline = not noisy and threat is None    # depth-1 children evaluated in the loop
+    by_threat = order_by_threat if o.threat_order else None
     hkey = hist.key_function(state) if hist is not None else None
     htab = hist.table if hist is not None else None
     if htab is not None:                     # one call per move while sorting
         hget, hk_raw, wp = htab.get, getattr(state, "history_key", None), hist.with_piece
         hscore = (lambda m: hget(hk_raw(m, wp), 0)) if hk_raw is not None else (lambda m: hget(m, 0))
-    ordering = use_tt or hist is not None or killers is not None
+    ordering = use_tt or hist is not None or killers is not None or o.threat_order
     tslots, tmask = (tt.slots, tt.mask) if tt is not None else (None, 0)
     pvt: list = [()] * (o._max_ply + 2)     # triangular PV: pvt[ply] = best line from ply
     c = dict.fromkeys(_COUNTERS, 0)
@@ -108,6 +111,10 @@ def _build_core(o: "Searcher", state, ev, tt, hist, killers, stop_check):
             if noisy:
                 return qsearch(alpha, beta, ply, qdepth)
             leaves += 1
+            if threat is not None:          # a proven VCF beyond the horizon
+                n = threat.horizon(state, ply)
+                if n:
+                    return MATE - (ply + n)
             return ev(state)
         if nodes >= next_check:
             next_check = nodes + every
@@ -142,6 +149,8 @@ def _build_core(o: "Searcher", state, ev, tt, hist, killers, stop_check):
         if ordering:
             if htab is not None:
                 moves.sort(key=hscore, reverse=True)
+            if by_threat is not None:       # threats first, history breaks ties (stable)
+                by_threat(state, moves)
             if killers is not None:
                 for k in reversed(killers.at(ply)):
                     if k in moves:
@@ -258,6 +267,8 @@ class Searcher:
                  killers: bool = False, id: bool = False, aspiration: bool = False,
                  window: Annotated[int, Range(1, MATE)] = 50, quiescence: bool = False,
                  qdepth: Annotated[int, Range(0, 64)] = 16, mate_ply: bool = True,
+                 threats: bool = False, threat_depth: Annotated[int, Range(1, 31)] = 7,
+                 threat_order: bool = False,
                  on_iteration: Callable[[dict], None] | None = None,
                  on_root_move: Callable[[int, int, Any, int], None] | None = None) -> None:
         for name, v in (("depth", depth), ("qdepth", qdepth), ("window", window)):
@@ -276,6 +287,8 @@ class Searcher:
         self.tt = TranspositionTable(tt_size) if tt else None
         self.history = History(history_key, history_inc, history_keep) if history else None
         self.killers = Killers() if killers else None
+        self.threats = ThreatPart(threat_depth) if threats else None
+        self.threat_order = threat_order
         self.on_iteration, self._on_root_move = on_iteration, on_root_move
         self._evals: dict[str, Any] = {}
         self._root_first = None
@@ -290,7 +303,8 @@ class Searcher:
         flags = [f for f, on in (("tt", self.tt), ("history", self.history),
                                  ("killers", self.killers), ("id", self.id),
                                  ("aspiration", self.aspiration),
-                                 ("quiescence", self.quiescence)) if on]
+                                 ("quiescence", self.quiescence), ("threats", self.threats),
+                                 ("threat_order", self.threat_order)) if on]
         return f"{kind}(depth={self.depth}{''.join(',' + f + '=true' for f in flags)})"
 
     def new_game(self) -> None:
@@ -301,6 +315,8 @@ class Searcher:
             self.history.new_game()
         if self.killers is not None:
             self.killers.clear()
+        if self.threats is not None:
+            self.threats.new_game()
 
     def evaluator(self, state):
         """The evaluator used on ``state``: ``eval`` if given, else the game's default."""
@@ -355,6 +371,14 @@ class Searcher:
             stats.__dict__.update(counters())
             stats.time_s = time.perf_counter() - t0
             return SearchResult(None, v, [], stats)
+        if self.threats is not None:            # threat part: a proven win at the root
+            self.threats.nodes = 0
+            n, line = self.threats.root(state, lambda _k: stop_check(0))
+            if n:
+                stats.__dict__.update(counters())
+                stats.threat_nodes, stats.depth = self.threats.nodes, 0
+                stats.time_s = time.perf_counter() - t0
+                return SearchResult(line[0], MATE - n, line, stats)
         iterative = self.id or self.mtdf or node_limit is not None or time_limit is not None
         depths = range(1, max_depth + 1) if iterative else (max_depth,)
         best_move, value, pv = None, 0, []
@@ -388,6 +412,8 @@ class Searcher:
             if stop_check(cnt["nodes"]):
                 break
         stats.__dict__.update(counters())
+        if self.threats is not None:
+            stats.threat_nodes = self.threats.nodes
         stats.time_s = time.perf_counter() - t0
         return SearchResult(best_move, value, list(pv), stats, state=state)
 

@@ -26,6 +26,10 @@ same way, so numbers from different searchers can be put in one table:
 ``researches``
     Searches repeated with a wider window: NegaScout fail-high re-searches, aspiration
     window failures, MTD(f) passes after the first.
+``threat_nodes``
+    Nodes of the threat searches run inside alpha-beta (``threats=true``: VCF/VCT at the
+    root, VCF at the horizon), counted as the ``vcf``/``vct`` searchers count theirs and
+    kept apart from the alpha-beta counters above.
 ``depth`` / ``seldepth``
     Last completed nominal depth; deepest ply (from the root) any visited position had,
     quiescence included.
@@ -63,6 +67,7 @@ class SearchStats:
     tt_hits: int = 0
     tt_cutoffs: int = 0
     researches: int = 0
+    threat_nodes: int = 0
     depth: int = 0
     seldepth: int = 0
     time_s: float = 0.0

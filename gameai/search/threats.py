@@ -52,6 +52,7 @@ from typing import Any, Callable
 from ..errors import SpecError
 from ..games.gomoku_lines import RULE_EXACT, analyse, kill, memo_for
 from ..games.gomoku_rules import BLACK, forbidden_at, maybe_forbidden
+from ..spec import Depth, Nodes, Seconds, TTSize
 from .stats import MATE, Limits, SearchResult, SearchStats
 
 WIN, FAIL = 1, 0
@@ -60,6 +61,59 @@ _UNSET = object()
 
 class _Abort(Exception):
     pass
+
+
+def scan(state, memo: dict | None = None, exact: tuple[bool, bool] | None = None) -> list:
+    """(line id, code, facts) for every line of ``state`` with a threat fact for either colour."""
+    if exact is None:
+        exact = RULE_EXACT[state.rule]
+        memo = memo_for(exact)
+    out = []
+    for lid, code in enumerate(state.line_codes):
+        t = memo.get(code, _UNSET)
+        if t is _UNSET:
+            t = memo[code] = analyse(code, exact)
+        if t is not None:
+            out.append((lid, code, t))
+    return out
+
+
+#: Ordering weights: (colour is the side to move?, fact kind) -> score. Own five, then
+#: stopping the opponent's five, own straight four, stopping the opponent's three, own
+#: four, own three, stopping the opponent's fours and threes.
+_ORDER = {(True, 0): 1 << 20, (False, 0): 1 << 19, (True, 2): 1 << 17, (False, 2): 1 << 15,
+          (True, 1): 1 << 14, (True, 3): 1 << 11, (False, 1): 1 << 9, (False, 3): 1 << 7}
+
+
+def threat_scores(state) -> dict[int, int]:
+    """Point -> how much a stone there makes or stops (a sum of :data:`_ORDER` weights)."""
+    me = state.to_move
+    lines = state.geo.lines
+    score: dict[int, int] = {}
+    for lid, _code, t in scan(state):
+        cells = lines[lid]
+        for colour in (0, 1):
+            facts = t[colour]
+            own = colour == me
+            for kind in range(4):
+                w = _ORDER[own, kind]
+                for p in facts[kind]:
+                    q = cells[p]
+                    score[q] = score.get(q, 0) + w
+    return score
+
+
+def order_by_threat(state, moves: list) -> list:
+    """``moves`` with the strongest threats first (stable: ties keep their order).
+
+    For Gomoku/Renju positions; other games' moves are returned unchanged.
+    """
+    if not hasattr(state, "line_codes"):
+        return moves
+    score = threat_scores(state)
+    if score:
+        moves.sort(key=lambda m: -score.get(m, 0))
+    return moves
 
 
 class ThreatSolver:
@@ -94,16 +148,7 @@ class ThreatSolver:
         self.renju = state.rule == "renju"
 
     def _scan(self):
-        """(line id, code, facts) for every line with a threat fact for either colour."""
-        memo = self.memo
-        out = []
-        for lid, code in enumerate(self.state.line_codes):
-            t = memo.get(code, _UNSET)
-            if t is _UNSET:
-                t = memo[code] = analyse(code, self.exact)
-            if t is not None:
-                out.append((lid, code, t))
-        return out
+        return scan(self.state, self.memo, self.exact)
 
     def _legal(self, colour: int, m: int) -> bool:
         """Renju: may ``colour`` play ``m``? (Only Black is restricted.)"""
@@ -406,13 +451,60 @@ class ThreatSearcher:
         return SearchResult(line[0] if line else None, MATE - plies, line, stats)
 
 
-def vcf(depth: int = 20, nodes: int | None = None, time: float | None = None,
-        tt_size: int = 1 << 20) -> ThreatSearcher:
+def vcf(depth: Depth = 20, nodes: Nodes | None = None, time: Seconds | None = None,
+        tt_size: TTSize = 1 << 20) -> ThreatSearcher:
     """Victory by continuous fours: prove a win using only fours (see the module docstring)."""
     return ThreatSearcher(depth=depth, nodes=nodes, time=time, vct=False, tt_size=tt_size)
 
 
-def vct(depth: int = 12, nodes: int | None = None, time: float | None = None,
-        tt_size: int = 1 << 20) -> ThreatSearcher:
+def vct(depth: Depth = 12, nodes: Nodes | None = None, time: Seconds | None = None,
+        tt_size: TTSize = 1 << 20) -> ThreatSearcher:
     """Victory by continuous threats: fours and threes, every defence tried (module docstring)."""
     return ThreatSearcher(depth=depth, nodes=nodes, time=time, vct=True, tt_size=tt_size)
+
+
+class ThreatPart:
+    """The negamax core's threat part (switch ``threats=true``; Gomoku/Renju only).
+
+    * at the root, before any alpha-beta iteration: a VCF of up to ``3 * depth`` plies,
+      then a VCT of up to ``depth`` plies, each within ``root_nodes``; a proven win is
+      played at once with its line as the PV;
+    * at the horizon, before the static evaluation: a VCF of up to ``depth`` plies for
+      the side to move; a proven win is scored ``MATE - (ply + its plies)``, so the
+      alpha-beta tree sees wins (and, one ply up, losses) beyond its nominal depth.
+
+    Both keep their transposition tables for the whole game (positions, not paths, decide
+    a threat proof). ``nodes`` counts the threat searches' own nodes (the search reports
+    them as ``threat_nodes``, apart from the alpha-beta counters).
+    """
+
+    def __init__(self, depth: int = 7, root_nodes: int = 20_000) -> None:
+        self.depth, self.root_nodes = depth, root_nodes
+        self.vcf = ThreatSolver(vct=False)
+        self.vct = ThreatSolver(vct=True)
+        self.nodes = 0
+
+    def new_game(self) -> None:
+        self.vcf.clear()
+        self.vct.clear()
+
+    def root(self, state, should_stop: Callable[[int], bool]) -> tuple[int, list[int]]:
+        """A proven win for the side to move at the root: ``(plies, line)`` or ``(0, [])``."""
+        if not hasattr(state, "line_codes"):
+            return 0, []
+        for solver, plies in ((self.vcf, 3 * self.depth), (self.vct, self.depth)):
+            solver.reset_counters()
+            n, line, _ = solver.solve(state, plies, should_stop, None, 256,
+                                      self.root_nodes)
+            self.nodes += solver.nodes
+            if n and line:
+                return n, line
+        return 0, []
+
+    def horizon(self, state, ply: int) -> int:
+        """Plies to a proven VCF win for the side to move at a horizon node, or 0."""
+        sv = self.vcf
+        before = sv.nodes
+        n = sv.win_within(state, self.depth, ply)
+        self.nodes += sv.nodes - before
+        return n
