@@ -378,7 +378,7 @@ class Searcher:
                 stats.__dict__.update(counters())
                 stats.threat_nodes, stats.depth = self.threats.nodes, 0
                 stats.time_s = time.perf_counter() - t0
-                return SearchResult(line[0], MATE - n, line, stats)
+                return SearchResult(line[0], MATE - n, line, stats, state=state)
         iterative = self.id or self.mtdf or node_limit is not None or time_limit is not None
         depths = range(1, max_depth + 1) if iterative else (max_depth,)
         best_move, value, pv = None, 0, []

@@ -448,7 +448,7 @@ class ThreatSearcher:
         stats.time_s = _time.perf_counter() - t0
         if not plies:
             return SearchResult(None, 0, [], stats)
-        return SearchResult(line[0] if line else None, MATE - plies, line, stats)
+        return SearchResult(line[0] if line else None, MATE - plies, line, stats, state=state)
 
 
 def vcf(depth: Depth = 20, nodes: Nodes | None = None, time: Seconds | None = None,
