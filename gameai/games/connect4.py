@@ -13,7 +13,7 @@ OpenSpiel's ``connect_four`` does, so equal algorithms visit equal trees.
 from __future__ import annotations
 
 from ..errors import IllegalMoveError
-from .protocol import Outcome, play
+from .protocol import Outcome, illegal, play
 from .zobrist import zobrist_keys
 
 WIDTH, HEIGHT, H1 = 7, 6, 7
@@ -58,7 +58,7 @@ class Connect4:
         self.stack: list[int] = []
         self._key = 0
         self.winner: int | None = None
-        texts = list(moves) if moves.strip().isdigit() else moves.split()
+        texts = list(moves.strip()) if moves.strip().isascii() and moves.strip().isdigit() else moves.split()
         play(self, texts)
 
     @property
@@ -78,7 +78,19 @@ class Connect4:
             return []
         return list(_LEGAL[self.full])
 
-    def push(self, col: int) -> None:
+    def push(self, move: int) -> None:
+        """Play ``move``; IllegalMoveError (state unchanged) unless it is legal here.
+        Searchers use :meth:`push_unchecked` for moves they generated."""
+        if not self.is_legal(move):
+            raise illegal(self, move)
+        self.push_unchecked(move)
+
+    def is_legal(self, move) -> bool:
+        """Is ``move`` one of this position's legal moves (and the game not over)?"""
+        return type(move) is int and self.result() is None and move in self.legal_moves()
+
+    def push_unchecked(self, col: int) -> None:
+        """Play column ``col`` without checking it (it must come from ``legal_moves``)."""
         h = self.height[col]
         self.height[col] = h + 1
         bit = 1 << h
@@ -94,7 +106,10 @@ class Connect4:
             self.winner = p
 
     def pop(self) -> int:
-        col = self.stack.pop()
+        try:
+            col = self.stack.pop()
+        except IndexError:
+            raise IllegalMoveError("connect4: no move to take back") from None
         h = self.height[col] - 1
         self.height[col] = h
         bit = 1 << h

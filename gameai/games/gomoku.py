@@ -40,11 +40,11 @@ from ..errors import IllegalMoveError, PositionError
 from ..spec import Range
 from .gomoku_rules import (BLACK, EMPTY, WALL, WHITE, empty_board, forbidden_at, geometry,
                            makes_five, makes_four, maybe_forbidden, run_length)
-from .protocol import Outcome, play
+from .protocol import Outcome, illegal, play
 from .zobrist import zobrist_keys
 
 RULES = ("freestyle", "standard", "renju")
-_POINT = re.compile(r"^([a-z])(\d{1,2})$")
+_POINT = re.compile(r"([a-z])([0-9]{1,2})", re.ASCII)
 _COLOUR = ("black", "white")
 _ZOBRIST: dict[int, list[int]] = {}
 
@@ -138,7 +138,10 @@ class Gomoku:
     def _parse_points(self, text: str, field: str) -> list[int]:
         out: list[int] = []
         for tok in text.replace(",", " ").split():
-            i = self._point_index(tok, field)
+            try:
+                i = self._point_index(tok, field)
+            except IllegalMoveError as exc:  # a stone list describes a position
+                raise PositionError(str(exc)) from None
             if i in out:
                 raise PositionError(f"gomoku: point {tok!r} given twice in {field}=")
             out.append(i)
@@ -148,10 +151,19 @@ class Gomoku:
         """A stone-list position may hold a five only for the side that moved last."""
         winners = set()
         b = self.board
+        runs: list[set[int]] = []
         for i in self.placed:
-            if self._five_at(i, b[i]):
+            run = self._five_run(i, b[i])
+            if run:
                 winners.add(b[i])
+                runs.append(run)
         last = 1 - self.to_move
+        if runs and not set.intersection(*runs):
+            cells = sorted(runs, key=min)
+            a, z = (" ".join(self.move_str(p) for p in sorted(r)) for r in (cells[0], cells[-1]))
+            raise PositionError(f"gomoku: impossible position: separate fives ({a}) and ({z}); "
+                                "the game ends with the first five, and one stone can only "
+                                "complete fives that run through it")
         if winners - {last}:
             who = _COLOUR[min(winners - {last})]
             raise PositionError(f"gomoku: impossible position: {who} has five but "
@@ -220,6 +232,20 @@ class Gomoku:
             for q in self._line_neigh[i]:
                 bn[q] -= 1
 
+    def _five_run(self, i: int, color: int) -> set[int]:
+        """The points of every five (or winning overline) through ``i``, empty if none."""
+        exact = self._exact[color == BLACK]
+        b = self.board
+        out: set[int] = set()
+        for d in self.dirs:
+            n = run_length(b, i, d, color)
+            if n == 5 or (n > 5 and not exact):
+                j = i
+                while b[j - d] == color:
+                    j -= d
+                out.update(j + k * d for k in range(n))
+        return out
+
     def _five_at(self, i: int, color: int) -> bool:
         exact = self._exact[color == BLACK]
         b = self.board
@@ -230,6 +256,14 @@ class Gomoku:
         return False
 
     def push(self, move: int) -> None:
+        """Play ``move``; IllegalMoveError (state unchanged) unless it is legal here.
+        Searchers use :meth:`push_unchecked` for moves they generated."""
+        if not self.is_legal(move):
+            raise illegal(self, move)
+        self.push_unchecked(move)
+
+    def push_unchecked(self, move: int) -> None:
+        """Play ``move`` without checking it (an empty point while the game is on)."""
         color = len(self.placed) & 1
         added, was = self._add_stone(move, color)
         self.move_stack.append(move)
@@ -284,7 +318,7 @@ class Gomoku:
         """Rules-level legality: any empty point while the game is on, except Black's
         forbidden points under renju. ``legal_moves()`` is narrower (search candidates), so
         a referee checking an outside player's move should ask this."""
-        if not isinstance(move, int) or not 0 <= move < len(self.board) or self.board[move] != EMPTY:
+        if type(move) is not int or not 0 <= move < len(self.board) or self.board[move] != EMPTY:
             return False
         if self.result() is not None:
             return False
@@ -334,8 +368,8 @@ class Gomoku:
 
     # ------------------------------------------------------------------ text
     def _point_index(self, text, field: str = "point") -> int:
-        t = str(text).strip().lower()
-        m = _POINT.match(t)
+        t = str(text).strip()
+        m = _POINT.fullmatch(t.lower()) if t.isascii() else None
         if not m:
             raise IllegalMoveError(f"gomoku: {field} {text!r} is not a point like h8")
         c = ord(m.group(1)) - 97

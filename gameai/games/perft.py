@@ -6,13 +6,14 @@ ply); :func:`perft` uses full make/unmake at every leaf unless ``bulk=True``.
 """
 from __future__ import annotations
 
-from .protocol import GameState
+from ..errors import SpecError
+from .protocol import GameState, fast_push
 
 
 def perft(state: GameState, depth: int, bulk: bool = False) -> int:
     """Number of legal move sequences of length ``depth`` from ``state`` (state unchanged)."""
     if depth < 0:
-        raise ValueError(f"perft depth must be >= 0, got {depth}")
+        raise SpecError(f"perft depth must be >= 0, got {depth}")
     if bulk and hasattr(state, "perft"):
         return state.perft(depth)
     return _perft(state, depth)
@@ -24,26 +25,28 @@ def _perft(state: GameState, depth: int) -> int:
     moves = state.legal_moves()
     if depth == 1:
         # Full make/unmake at each leaf, so the count measures push/pop too.
-        push, pop = state.push, state.pop
+        push, pop = fast_push(state), state.pop
         for m in moves:
             push(m)
             pop()
         return len(moves)
     total = 0
+    push, pop = fast_push(state), state.pop
     for m in moves:
-        state.push(m)
+        push(m)
         total += _perft(state, depth - 1)
-        state.pop()
+        pop()
     return total
 
 
 def divide(state: GameState, depth: int) -> dict[str, int]:
     """Perft per root move (move text -> count), for comparing with another generator."""
     if depth < 1:
-        raise ValueError(f"divide needs depth >= 1, got {depth}")
+        raise SpecError(f"divide needs depth >= 1, got {depth}")
     out: dict[str, int] = {}
+    push = fast_push(state)
     for m in state.legal_moves():
-        state.push(m)
+        push(m)
         out[state.move_str(m)] = _perft(state, depth - 1)
         state.pop()
     return out

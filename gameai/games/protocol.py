@@ -16,8 +16,12 @@ Conventions every game follows
   caches, early-exit tests). ``legal_moves()`` follows the movement rules only: a
   position drawn by a rule (repetition, move count) may still list moves, so always ask
   ``result()`` first.
-* ``push`` of an illegal move is undefined for speed (search only pushes generated moves);
-  use ``parse_move`` (which validates) or ``push_checked`` for untrusted input.
+* ``push`` checks its move: a move that is not legal here (or any move once the game is
+  over) raises :class:`~gameai.errors.IllegalMoveError` and leaves the state unchanged;
+  ``pop`` with nothing to take back raises it too. Searchers, which only push moves
+  they just generated, call ``push_unchecked`` instead: the same move without the check,
+  undefined for an illegal move (the built-in games all have it; a game without it is
+  searched through ``push``, see :func:`fast_push`).
 
 Optional capabilities (searchers test with ``hasattr``):
 * ``history_key(move, with_piece) -> int``: a small non-negative int for history tables;
@@ -81,6 +85,22 @@ class GameState(Protocol):
     def copy(self) -> "GameState": ...
 
 
+def fast_push(state: GameState):
+    """The searchers' push: ``state.push_unchecked`` when the game has it, else ``push``."""
+    return getattr(state, "push_unchecked", state.push)
+
+
+def illegal(state: GameState, move: Move) -> IllegalMoveError:
+    """The error ``push`` raises for ``move`` (names the game, the move and why)."""
+    try:
+        text = repr(state.move_str(move))
+    except Exception:  # not even a move of this game
+        text = repr(move)
+    res = state.result()
+    why = f"the game is over ({res})" if res is not None else "it is not legal in this position"
+    return IllegalMoveError(f"{state.name}: cannot push move {text}: {why}")
+
+
 def push_checked(state: GameState, move: Move) -> None:
     """Push ``move`` only if it is legal and the game is not over; else raise, state unchanged."""
     if state.result() is not None:
@@ -97,9 +117,10 @@ def play(state: GameState, moves: Iterable[str]) -> GameState:
     naming the game, the list and the move.
     """
     texts = list(moves)
+    push = fast_push(state)  # parse_move has validated the move
     for text in texts:
         try:
-            state.push(state.parse_move(text))
+            push(state.parse_move(text))
         except IllegalMoveError as exc:
             raise PositionError(f"{state.name} moves={' '.join(texts)!r}: {exc}") from None
     return state

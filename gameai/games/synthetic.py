@@ -45,7 +45,7 @@ from typing import Annotated, Literal
 
 from ..errors import IllegalMoveError, SpecError
 from ..spec import Range
-from .protocol import play
+from .protocol import illegal, play
 
 _M64 = (1 << 64) - 1
 _LIMIT = 10 ** 8
@@ -116,6 +116,18 @@ class Synthetic:
         return None
 
     def push(self, move: int) -> None:
+        """Play ``move``; IllegalMoveError (state unchanged) unless it is legal here.
+        Searchers use :meth:`push_unchecked` for moves they generated."""
+        if not self.is_legal(move):
+            raise illegal(self, move)
+        self.push_unchecked(move)
+
+    def is_legal(self, move) -> bool:
+        """Is ``move`` a child index of this (non-leaf) node?"""
+        return type(move) is int and 0 <= move < self.B and len(self.path) < self.D
+
+    def push_unchecked(self, move: int) -> None:
+        """Play ``move`` without checking it (it must come from ``legal_moves``)."""
         k = len(self.path)
         g = self._goodness(k)[move]
         digit = g if k % 2 == 0 else self.B - 1 - g
@@ -125,6 +137,8 @@ class Synthetic:
         self.path.append(move)
 
     def pop(self) -> int:
+        if not self.path:
+            raise IllegalMoveError("synthetic: no move to take back")
         self._ranks.pop()
         self._keys.pop()
         self._perm.pop()
@@ -132,7 +146,7 @@ class Synthetic:
 
     def parse_move(self, text: str) -> int:
         t = text.strip()
-        if not t.isdigit() or int(t) >= self.B:
+        if not (t.isascii() and t.isdigit() and len(t) <= 9) or int(t) >= self.B:
             raise IllegalMoveError(f"synthetic: move {text!r} is not a child index 0..{self.B - 1}")
         if len(self.path) >= self.D:
             raise IllegalMoveError(f"synthetic: {text!r} played at a leaf (depth {self.D})")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..errors import IllegalMoveError
-from .protocol import Outcome, play
+from .protocol import Outcome, illegal, play
 from .zobrist import zobrist_keys
 
 _LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -47,6 +47,18 @@ class TicTacToe:
         return [c for c in range(9) if b[c] < 0]
 
     def push(self, move: int) -> None:
+        """Play ``move``; IllegalMoveError (state unchanged) unless it is legal here.
+        Searchers use :meth:`push_unchecked` for moves they generated."""
+        if not self.is_legal(move):
+            raise illegal(self, move)
+        self.push_unchecked(move)
+
+    def is_legal(self, move) -> bool:
+        """Is ``move`` one of this position's legal moves (and the game not over)?"""
+        return type(move) is int and self.result() is None and move in self.legal_moves()
+
+    def push_unchecked(self, move: int) -> None:
+        """Play ``move`` without checking it (it must come from ``legal_moves``)."""
         p = len(self.stack) & 1
         self.board[move] = p
         self.stack.append(move)
@@ -60,7 +72,10 @@ class TicTacToe:
                     break
 
     def pop(self) -> int:
-        move = self.stack.pop()
+        try:
+            move = self.stack.pop()
+        except IndexError:
+            raise IllegalMoveError("tictactoe: no move to take back") from None
         p = len(self.stack) & 1
         self.board[move] = -1
         self._key ^= _Z[2 * move + p] ^ _Z_SIDE

@@ -47,7 +47,7 @@ from typing import Annotated
 
 from ..errors import IllegalMoveError, PositionError
 from ..spec import Range
-from .protocol import Outcome, play
+from .protocol import Outcome, illegal, play
 from .xiangqi_tables import (ADVISOR, ADVISOR_T, CANNON, ELEPHANT, ELEPHANT_T, HORSE, HORSE_FROM,
                              HORSE_T, KING, KING_T, LEG_OF, MAT, MAX_COUNT, PAWN, PAWN_FROM,
                              PAWN_T, PST, RAY_INDEX, RAYS, READ_LETTER, ROOK, WRITE_LETTER,
@@ -55,7 +55,8 @@ from .xiangqi_tables import (ADVISOR, ADVISOR_T, CANNON, ELEPHANT, ELEPHANT_T, H
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 FILES = "abcdefghi"
-_MOVE_RE = re.compile(r"^([a-i])([0-9])-?([a-i])([0-9])$")
+_MOVE_RE = re.compile(r"([a-i])([0-9])-?([a-i])([0-9])", re.ASCII)
+_COUNTER = re.compile(r"[0-9]{1,9}", re.ASCII)
 
 # LAND[side][code]: may a piece of ``side`` move onto a square holding ``code``?
 LAND = (tuple(c == 0 or c > 8 for c in range(16)), tuple(c < 8 for c in range(16)))
@@ -165,7 +166,18 @@ class Xiangqi:
         return self._mat
 
     def push(self, move: int) -> None:
-        """Play ``move`` (must come from ``legal_moves``; use ``parse_move`` for text)."""
+        """Play ``move``; IllegalMoveError (state unchanged) unless it is legal here.
+        Searchers use :meth:`push_unchecked` for moves they generated."""
+        if not self.is_legal(move):
+            raise illegal(self, move)
+        self.push_unchecked(move)
+
+    def is_legal(self, move) -> bool:
+        """Is ``move`` one of this position's legal moves (and the game not over)?"""
+        return type(move) is int and self.result() is None and move in self.legal_moves()
+
+    def push_unchecked(self, move: int) -> None:
+        """Play ``move`` without checking it (it must come from ``legal_moves``)."""
         fr = move >> 8
         to = move & 255
         b = self.board
@@ -194,7 +206,10 @@ class Xiangqi:
 
     def pop(self) -> int:
         """Take back the last move and return it."""
-        move, c, self._pst, self._clock = self._undo.pop()
+        try:
+            move, c, self._pst, self._clock = self._undo.pop()
+        except IndexError:
+            raise IllegalMoveError("xiangqi: no move to take back") from None
         self._key = self._hist.pop()
         fr = move >> 8
         to = move & 255
@@ -468,7 +483,7 @@ class Xiangqi:
 
     def gives_check(self, move: int) -> bool:
         """Would ``move`` (legal here) put the opponent in check?"""
-        self.push(move)
+        self.push_unchecked(move)
         try:
             return self.in_check()
         finally:
@@ -517,7 +532,7 @@ class Xiangqi:
         checks = []
         for m in reversed(moves):
             mover = self._side
-            self.push(m)
+            self.push_unchecked(m)
             checks.append((mover, self.in_check()))
         all_check = {0: True, 1: True}
         for mover, gave in checks:
@@ -541,8 +556,9 @@ class Xiangqi:
 
     def parse_move(self, text: str) -> int:
         """ICCS text -> move; raises IllegalMoveError naming the move and position."""
-        t = str(text).strip().lower()
-        mt = _MOVE_RE.match(t)
+        t = str(text).strip()
+        mt = _MOVE_RE.fullmatch(t.lower()) if t.isascii() else None
+        t = t.lower()
         if not mt:
             raise IllegalMoveError(f"xiangqi: {text!r} is not an ICCS move like 'h2e2' "
                                    f"(position {self.fen()})")
@@ -589,7 +605,7 @@ class Xiangqi:
         if depth == 1:
             return len(moves)
         total = 0
-        push, pop = self.push, self.pop
+        push, pop = self.push_unchecked, self.pop
         for m in moves:
             push(m)
             total += self.perft(depth - 1)
@@ -634,7 +650,14 @@ def _parse_fen(fen: str) -> tuple[list[int], int, int, int]:
     """FEN -> (board, side, plies without capture, move number); PositionError names the field."""
     if not isinstance(fen, str) or not fen.strip():
         raise PositionError(f"xiangqi FEN {fen!r}: empty")
+    if not fen.isascii():
+        bad = next(ch for ch in fen if not ch.isascii())
+        raise PositionError(f"xiangqi FEN {fen[:120]!r}: character {bad!r} (U+{ord(bad):04X}) "
+                            "is not ASCII; a FEN uses ASCII letters and digits only")
     fields = fen.split()
+    if len(fields) > 6:
+        raise PositionError(f"xiangqi FEN {fen[:120]!r}: {len(fields)} fields, at most 6 "
+                            "(placement, side, -, -, plies since capture, move number)")
     placement = fields[0]
     ranks = placement.split("/")
     if len(ranks) != 10:
@@ -646,10 +669,16 @@ def _parse_fen(fen: str) -> tuple[list[int], int, int, int]:
         f = 0
         run = ""  # a run of digits ("10") is one count of empty files
         for ch in row + " ":
-            if ch.isdigit():
+            if ch in "0123456789":
                 run += ch
+                if len(run) > 2 or int(run) > 9 - f:
+                    raise PositionError(f"xiangqi FEN {fen[:120]!r}: rank {r} ({row[:40]!r}) "
+                                        "has more than 9 files")
                 continue
             if run:
+                if run[0] == "0":
+                    raise PositionError(f"xiangqi FEN {fen[:120]!r}: rank {r} ({row!r}) has "
+                                        f"the empty-file count {run!r}; counts are 1..9")
                 f += int(run)
                 run = ""
             if ch == " ":
@@ -668,6 +697,7 @@ def _parse_fen(fen: str) -> tuple[list[int], int, int, int]:
             f += 1
         if f != 9:
             raise PositionError(f"xiangqi FEN {fen!r}: rank {r} ({row!r}) has {f} files, expected 9")
+    _check_pawn_files(fen, board)
     for c, colour in ((0, "red"), (1, "black")):
         for t, most in MAX_COUNT.items():
             n = counts.get(c * 8 + t, 0)
@@ -682,16 +712,30 @@ def _parse_fen(fen: str) -> tuple[list[int], int, int, int]:
     side = 1 if side_text == "b" else 0
     clock, fullmove = 0, 1
     nums = [x for x in fields[2:] if x != "-"]
-    try:
-        if len(nums) >= 1:
-            clock = int(nums[0])
-        if len(nums) >= 2:
-            fullmove = int(nums[1])
-    except ValueError:
-        raise PositionError(f"xiangqi FEN {fen!r}: move counters {nums[:2]} are not integers") from None
+    if len(nums) > 2 or not all(_COUNTER.fullmatch(x) for x in nums):
+        raise PositionError(f"xiangqi FEN {fen!r}: move counters {nums} are not one or two "
+                            "integers (plies since capture, move number)")
+    if len(nums) >= 1:
+        clock = int(nums[0])
+    if len(nums) >= 2:
+        fullmove = int(nums[1])
     if clock < 0 or fullmove < 1:
         raise PositionError(f"xiangqi FEN {fen!r}: bad move counters (halfmove {clock}, fullmove {fullmove})")
     return board, side, clock, fullmove
+
+
+def _check_pawn_files(fen: str, board: list[int]) -> None:
+    """A pawn moves only forward until it crosses the river, so on its own side of the
+    river a file holds at most one pawn of each colour (the one that started there)."""
+    for c, colour in ((0, "red"), (1, "black")):
+        home = range(0, 5) if c == 0 else range(5, 10)
+        for f in range(9):
+            ranks = [r for r in home if board[r * 9 + f] == c * 8 + PAWN]
+            if len(ranks) > 1:
+                where = " and ".join(f"{FILES[f]}{r}" for r in ranks)
+                raise PositionError(f"xiangqi FEN {fen!r}: {colour} pawns at {where}: pawns "
+                                    "cannot leave their file before crossing the river, so "
+                                    "no game reaches two on one file on their own side")
 
 
 def _check_placement(fen: str, t: int, c: int, f: int, r: int) -> None:

@@ -19,6 +19,7 @@ import time
 from typing import Annotated
 
 from ..errors import SpecError
+from ..games.protocol import fast_push
 from ..spec import Nodes, Range, Seconds
 from .negamax import Searcher
 from .stats import Limits, SearchResult, SearchStats
@@ -67,6 +68,7 @@ class MCTS:
         st = SearchStats()
         ev = self._evals.evaluator(state)
         rng, log, sqrt, c = self.rng, math.log, math.sqrt, self.c
+        push = fast_push(state)
         if state.result() is not None or not state.legal_moves():
             st.nodes = 1
             st.time_s = time.perf_counter() - t0
@@ -85,13 +87,13 @@ class MCTS:
                 lv = log(node.visits)
                 node = max(node.children,
                            key=lambda ch: ch.reward / ch.visits + c * sqrt(lv / ch.visits))
-                state.push(node.move)
+                push(node.move)
                 pushed += 1
                 st.nodes += 1
             # expansion
             if node.untried and state.result() is None:
                 m = node.untried.pop()
-                state.push(m)
+                push(m)
                 pushed += 1
                 st.nodes += 1
                 moves = state.legal_moves() if state.result() is None else []
@@ -109,7 +111,7 @@ class MCTS:
                 moves = state.legal_moves()
                 if not moves:
                     break
-                state.push(moves[rng.randrange(len(moves))])
+                push(moves[rng.randrange(len(moves))])
                 ro += 1
                 st.nodes += 1
                 r = state.result()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..games.protocol import fast_push
 from .stats import MATE
 
 PV, CUT, ALL = 0, 1, 2
@@ -38,7 +39,7 @@ class MinimalTree:
 def minimal_tree(state, depth: int, evaluator) -> MinimalTree:
     """Count the perfectly ordered alpha-beta tree of ``state`` to ``depth`` (state unchanged)."""
     memo: dict[tuple[int, int], int] = {}
-    push, pop, result, legal = state.push, state.pop, state.result, state.legal_moves
+    push, pop, result, legal = fast_push(state), state.pop, state.result, state.legal_moves
     cost = [0]
 
     def terminal_value(r) -> int:

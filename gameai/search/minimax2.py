@@ -12,6 +12,7 @@ import time
 from typing import Literal
 
 from ..errors import SpecError
+from ..games.protocol import fast_push
 from .negamax import Searcher
 from .stats import INF, MATE, Limits, SearchResult, SearchStats
 
@@ -54,8 +55,9 @@ class MaxMin2:
             return SearchResult(None, v, [], st)
         st.interior += 1
         best, best_move, best_reply = -INF, None, None
+        push = fast_push(state)
         for m in state.legal_moves():
-            state.push(m)
+            push(m)
             st.nodes += 1
             replies = [] if state.result() is not None else state.legal_moves()
             if not replies:
@@ -64,7 +66,7 @@ class MaxMin2:
                 st.interior += 1
                 score, reply = INF, None
                 for r in replies:
-                    state.push(r)
+                    push(r)
                     st.nodes += 1
                     s = score_for_me(2)
                     state.pop()

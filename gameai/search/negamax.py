@@ -24,6 +24,7 @@ import time
 from typing import Annotated, Any, Callable, Literal
 
 from ..errors import SpecError
+from ..games.protocol import fast_push
 from ..spec import Depth, Nodes, Range, Seconds, TTSize
 from .ordering import History, Killers
 from .threats import ThreatPart, order_by_threat
@@ -42,7 +43,7 @@ class _Abort(Exception):
 
 def _build_core(o: "Searcher", state, ev, tt, hist, killers, stop_check):
     """Return ``(negamax, counters)`` closed over ``state`` and the options of ``o``."""
-    push, pop, result, legal = state.push, state.pop, state.result, state.legal_moves
+    push, pop, result, legal = fast_push(state), state.pop, state.result, state.legal_moves
     noisy = getattr(state, "noisy_moves", None) if o.quiescence else None
     pruning, scout, use_tt, exact_depth = o.pruning, o.scout, tt is not None, o.exact_depth
     mate_ply, qdepth = o.mate_ply, o.qdepth
