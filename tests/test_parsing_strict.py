@@ -11,7 +11,7 @@ START = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
     (START.replace("RNBAKABNR w", "RNBAKABNR² w"), "not ASCII"),
     (START.replace("1C5C1/9", "1C5C1/①"), "not ASCII"),
     (START.replace("RNBAKABNR", "RNBA\u212aABNR"), "not ASCII"),          # Kelvin sign
-    (START.replace("1C5C1/9", "1C5C1/" + "9" * 5000), "more than 9 files"),
+    (START.replace("1C5C1/9", "1C5C1/" + "9" * 5000), "at least 99 files"),
     (START.replace("0 1", "\u0663 1"), "not ASCII"),
     (START.replace("0 1", "1_0 1"), "move counters"),
     (START.replace("1C5C1/9", "1C5C1/09"), "counts are 1..9"),

@@ -671,9 +671,9 @@ def _parse_fen(fen: str) -> tuple[list[int], int, int, int]:
         for ch in row + " ":
             if ch in "0123456789":
                 run += ch
-                if len(run) > 2 or int(run) > 9 - f:
+                if int(run) > 9 - f:  # (so a run never grows past two digits)
                     raise PositionError(f"xiangqi FEN {fen[:120]!r}: rank {r} ({row[:40]!r}) "
-                                        "has more than 9 files")
+                                        f"has at least {f + int(run)} files, expected 9")
                 continue
             if run:
                 if run[0] == "0":
