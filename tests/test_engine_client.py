@@ -299,3 +299,20 @@ def test_tournament_records_engine_faults_as_termination_reasons(tmp_path):
         bad = g["player1"] if g["player0"] == "random" else g["player0"]
         by.setdefault(bad, set()).add(g["reason"] if g["faulty"] >= 0 else "ok")
     assert by == {"eof": {"engine-crash"}, "badbytes": {"malformed-reply"}, "stubborn": {"ok"}}
+
+
+def test_a_game_clock_counts_down_and_is_sent_as_a_clock(tmp_path):
+    log = tmp_path / "log"
+    p = EnginePlayer(_fake("uci", log), protocol="uci", clock="30+1")
+    try:
+        p.new_game(0)
+        s = gameai.load_game("tictactoe")
+        for _ in range(3):
+            s.push(p.choose(s).move)
+    finally:
+        p.close()
+    gos = [x.split() for x in _log_lines(log) if x.startswith("go")]
+    assert [g[1::2] for g in gos] == [["wtime", "btime", "winc", "binc"]] * 3
+    left = [int(g[2]) for g in gos]
+    assert left[0] == 30000 and all(25000 < v <= 32000 for v in left[1:])  # + 1 s a move, minus thinking
+    assert all(g[6] == "1000" for g in gos)
