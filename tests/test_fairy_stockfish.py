@@ -73,7 +73,9 @@ def _check_records(out: Path, engine_name: str):
     eng = moves[moves["player"] == engine_name]
     assert len(eng) >= 10
     assert eng["value"].notna().all() and eng["nodes"].notna().all() and (eng["nodes"] > 0).all()
-    assert eng["depth"].notna().all()
+    assert eng["depth"].notna().all() and eng["pv"].notna().all()
+    # the pv is in ICCS whatever the engine speaks, and starts with the move it played
+    assert all(pv.split()[0] == move for move, pv in zip(eng["move"], eng["pv"]))
     return games.sort_values("game_id"), moves.sort_values(["game_id", "ply"])
 
 

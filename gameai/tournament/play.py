@@ -140,6 +140,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
                 v = info.get(k)
                 row[k] = None if v is None else int(v)
             row["time_s"] = dt
+            row["pv"] = str(info["pv"]) if info.get("pv") else None  # move text, as the player gave it
             move_rows.append(row)
             state.push(d.move)
             plies += 1

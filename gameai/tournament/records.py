@@ -36,7 +36,7 @@ MOVES_SCHEMA = pa.schema([
     ("player", pa.string()), ("move", pa.string()), ("value", pa.float64()),
     ("depth", pa.int64()), ("seldepth", pa.int64()), ("nodes", pa.int64()),
     ("leaves", pa.int64()), ("cutoffs", pa.int64()), ("tt_hits", pa.int64()),
-    ("researches", pa.int64()), ("time_s", pa.float64()),
+    ("researches", pa.int64()), ("time_s", pa.float64()), ("pv", pa.string()),
 ])
 
 
