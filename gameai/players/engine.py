@@ -513,8 +513,8 @@ class EnginePlayer:
     def _choose_gomocup(self, state, lim: dict[str, Any]) -> Decision:
         if "time" in lim:
             self._send_info("timeout_turn", max(1, int(lim["time"] * 1000)))
-        elif self.clock:
-            self._send_info("timeout_turn", 0)  # no per-move limit: the clock rules
+        elif self.clock:  # (timeout_turn 0 would mean "as fast as possible"): the whole clock
+            self._send_info("timeout_turn", max(1, int(self._clock_left * 1000)))
         if "nodes" in lim:
             self._send_info("max_node", int(lim["nodes"]))
         if "depth" in lim:
