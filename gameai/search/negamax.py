@@ -29,7 +29,12 @@ from ..spec import Depth, Nodes, Range, Seconds, TTSize
 from .ordering import History, Killers
 from .threats import ThreatPart, order_by_threat
 from .stats import INF, MATE, Limits, SearchResult, SearchStats
+from .timeman import GameClock, parse_clock
 from .tt import EXACT, LOWER, UPPER, TranspositionTable, from_tt
+
+DEFAULT_DEPTH = 4    #: nominal depth when neither the spec nor the limits give one
+MAX_DEPTH = 256      #: deepest nominal search (spec.Depth; Python recursion stays far from its limit)
+MAX_QDEPTH = 64      #: deepest quiescence extension
 
 _COUNTERS = SearchStats.COUNTERS
 
@@ -73,8 +78,19 @@ def _build_core(o: "Searcher", state, ev, tt, hist, killers, stop_check):
         v = MATE - ply if mate_ply else MATE
         return v if w == state.to_move else -v
 
+    def check(ply):
+        """Limits and ``stop``: abort (undoing ``ply`` pushes) when one is reached."""
+        nonlocal next_check
+        next_check = nodes + every
+        if node_limit is not None and nodes < node_limit < next_check:
+            next_check = node_limit
+        if stop_check(nodes):
+            raise _Abort(ply)
+
     def qsearch(alpha, beta, ply, qd):
         nonlocal nodes, leaves, terminals, seldepth
+        if nodes >= next_check:
+            check(ply)
         r = result()
         if r is not None:
             terminals += 1
@@ -102,8 +118,10 @@ def _build_core(o: "Searcher", state, ev, tt, hist, killers, stop_check):
 
     def negamax(depth, alpha, beta, ply):
         nonlocal nodes, leaves, terminals, interior, cutoffs, fmc, probes, hits, ttcuts
-        nonlocal res, seldepth, next_check
+        nonlocal res, seldepth
         pvt[ply] = ()
+        if nodes >= next_check:
+            check(ply)
         r = result()
         if r is not None:
             terminals += 1
@@ -117,12 +135,6 @@ def _build_core(o: "Searcher", state, ev, tt, hist, killers, stop_check):
                 if n:
                     return MATE - (ply + n)
             return ev(state)
-        if nodes >= next_check:
-            next_check = nodes + every
-            if node_limit is not None and nodes < node_limit < next_check:
-                next_check = node_limit
-            if stop_check(nodes):
-                raise _Abort(ply)
         a0 = alpha
         tt_move = None
         if use_tt:
@@ -167,6 +179,8 @@ def _build_core(o: "Searcher", state, ev, tt, hist, killers, stop_check):
         best_move = None
         if depth == 1 and inline and ply:   # children are leaves or terminals
             for i, m in enumerate(moves):
+                if nodes >= next_check:
+                    check(ply)
                 push(m)
                 nodes += 1
                 r = result()
@@ -259,7 +273,8 @@ class Searcher:
     ``on_root_move(index, count, move, value)``.
     """
 
-    def __init__(self, depth: Depth = 4, nodes: Nodes | None = None, time: Seconds | None = None,
+    def __init__(self, depth: Depth | None = None, nodes: Nodes | None = None,
+                 time: Seconds | None = None, clock: str | float | None = None,
                  eval: str | None = None, pruning: bool = True, scout: bool = False,
                  mtdf: bool = False, tt: bool = False, tt_size: TTSize = 1 << 20,
                  exact_depth: bool = False, history: bool = False,
@@ -272,13 +287,16 @@ class Searcher:
                  threat_order: bool = False,
                  on_iteration: Callable[[dict], None] | None = None,
                  on_root_move: Callable[[int, int, Any, int], None] | None = None) -> None:
-        for name, v in (("depth", depth), ("qdepth", qdepth), ("window", window)):
-            if not isinstance(v, int) or isinstance(v, bool) or v < (1 if name != "qdepth" else 0):
-                raise SpecError(f"searcher parameter {name} must be a positive integer, got {v!r}")
-        if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
-            raise SpecError(f"searcher parameter nodes must be a positive integer, got {nodes!r}")
-        if time is not None and (not isinstance(time, (int, float)) or time <= 0):
-            raise SpecError(f"searcher parameter time must be a positive number, got {time!r}")
+        self._depth_given = depth is not None
+        depth = DEFAULT_DEPTH if depth is None else depth
+        for name, v, hi in (("depth", depth, MAX_DEPTH), ("qdepth", qdepth, MAX_QDEPTH),
+                            ("window", window, MATE)):
+            lo = 0 if name == "qdepth" else 1
+            if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+                raise SpecError(f"searcher parameter {name} must be an integer in [{lo}, {hi}], "
+                                f"got {v!r}")
+        Limits(nodes=nodes, time=time)     # the same checks as a search's limits
+        self.clock = GameClock(parse_clock(clock)) if clock is not None else None
         if mtdf and not pruning:
             raise SpecError("mtdf needs pruning=true (it is a null-window alpha-beta driver)")
         self.depth, self.nodes, self.time, self.eval_spec = depth, nodes, time, eval
@@ -309,7 +327,9 @@ class Searcher:
         return f"{kind}(depth={self.depth}{''.join(',' + f + '=true' for f in flags)})"
 
     def new_game(self) -> None:
-        """Forget everything learnt in the previous game (TT, history, killers)."""
+        """Forget everything learnt in the previous game (TT, history, killers, clock)."""
+        if self.clock is not None:
+            self.clock.reset()
         if self.tt is not None:
             self.tt.clear()
         if self.history is not None:
@@ -330,38 +350,61 @@ class Searcher:
 
     def search(self, state, limits: Limits | dict | None = None, *,
                on_iteration: Callable[[dict], None] | None = None,
-               on_root_move: Callable[[int, int, Any, int], None] | None = None) -> SearchResult:
-        """Search ``state`` (left unchanged) and return the best move, value, PV and stats."""
+               on_root_move: Callable[[int, int, Any, int], None] | None = None,
+               stop: Any = None) -> SearchResult:
+        """Search ``state`` (left unchanged) and return the best move, value, PV and stats.
+
+        ``stop`` is anything with ``is_set()`` (a ``threading.Event``), checked with the
+        node and time limits; when set, the last finished iteration is returned. With a
+        time limit (``time``, ``soft_time`` or ``clock``) and no depth given anywhere,
+        iterative deepening goes on until the time is used.
+        """
         lim = Limits.coerce(limits)
-        max_depth = lim.depth if lim.depth is not None else self.depth
         node_limit = lim.nodes if lim.nodes is not None else self.nodes
         time_limit = lim.time if lim.time is not None else self.time
-        if not isinstance(max_depth, int) or max_depth < 1:
-            raise SpecError(f"search depth must be a positive integer, got {max_depth!r}")
+        soft_time = lim.soft_time
+        if self.clock is not None and time_limit is None and soft_time is None:
+            budget = self.clock.budget()
+            time_limit, soft_time = budget.hard, budget.soft
+        if lim.depth is not None:
+            max_depth = lim.depth
+        elif self._depth_given or (time_limit is None and soft_time is None):
+            max_depth = self.depth
+        else:
+            max_depth = MAX_DEPTH
+        if not isinstance(max_depth, int) or not 1 <= max_depth <= MAX_DEPTH:
+            raise SpecError(f"search depth must be an integer in [1, {MAX_DEPTH}], got {max_depth!r}")
         on_iteration = on_iteration or self.on_iteration
         saved_cb = self._on_root_move
         self._on_root_move = on_root_move or saved_cb
         t0 = time.perf_counter()
         stats = SearchStats()
         try:
-            return self._run(state, max_depth, node_limit, time_limit, on_iteration, stats, t0)
+            return self._run(state, max_depth, node_limit, time_limit, soft_time, stop,
+                             on_iteration, stats, t0)
         finally:
             self._on_root_move = saved_cb
             self._root_first = None
+            if self.clock is not None:
+                self.clock.charge(time.perf_counter() - t0)
 
-    def _run(self, state, max_depth, node_limit, time_limit, on_iteration, stats, t0):
+    def _run(self, state, max_depth, node_limit, time_limit, soft_time, stop, on_iteration,
+             stats, t0):
         ev = self.evaluator(state)
         if self.tt is not None:
             self.tt.new_search()
         if self.history is not None:
             self.history.new_decision()
         deadline = t0 + time_limit if time_limit else None
+        soft_deadline = t0 + soft_time if soft_time else None
 
         def stop_check(nodes: int) -> bool:
             return (node_limit is not None and nodes >= node_limit) or \
-                (deadline is not None and time.perf_counter() >= deadline)
+                (deadline is not None and time.perf_counter() >= deadline) or \
+                (stop is not None and stop.is_set())
 
-        self._check_every = 64 if deadline is not None else 1024
+        # a clock or an outside stop is read at every node: overrun at most one node's work
+        self._check_every = 1 if deadline is not None or stop is not None else 1024
         self._node_limit = node_limit
         self._max_ply = max_depth
         negamax, counters, add_root, add_research, pvt, root_best = _build_core(
@@ -380,7 +423,8 @@ class Searcher:
                 stats.threat_nodes, stats.depth = self.threats.nodes, 0
                 stats.time_s = time.perf_counter() - t0
                 return SearchResult(line[0], MATE - n, line, stats, state=state)
-        iterative = self.id or self.mtdf or node_limit is not None or time_limit is not None
+        iterative = self.id or self.mtdf or node_limit is not None or time_limit is not None \
+            or soft_time is not None or stop is not None
         depths = range(1, max_depth + 1) if iterative else (max_depth,)
         best_move, value, pv = None, 0, []
         guess = None
@@ -389,8 +433,8 @@ class Searcher:
             try:
                 v, move, line = self._iteration(d, guess, negamax, add_root, add_research,
                                                 pvt, root_best, ev, state)
-            except _Abort as stop:
-                for _ in range(stop.pushed):
+            except _Abort as abort:
+                for _ in range(abort.pushed):
                     state.pop()
                 if best_move is None:           # no iteration finished: best root move so far
                     best_move = root_best[0] if root_best[0] is not None else state.legal_moves()[0]
@@ -410,7 +454,8 @@ class Searcher:
             if cnt["leaves"] == prev_leaves and cnt["tt_cutoffs"] == prev_ttcuts:
                 break                          # no horizon reached: the tree is solved
             prev_leaves, prev_ttcuts = cnt["leaves"], cnt["tt_cutoffs"]
-            if stop_check(cnt["nodes"]):
+            if stop_check(cnt["nodes"]) or \
+                    (soft_deadline is not None and time.perf_counter() >= soft_deadline):
                 break
         stats.__dict__.update(counters())
         if self.threats is not None:

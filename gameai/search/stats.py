@@ -45,6 +45,7 @@ searcher is built with ``mate_ply=false``.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import InitVar, asdict, dataclass, field, fields
 from typing import Any
 
@@ -91,24 +92,45 @@ class SearchStats:
 
 @dataclass(frozen=True)
 class Limits:
-    """What may stop a search: nominal depth, visited nodes, seconds (None = no limit)."""
+    """What may stop a search (None = no limit).
+
+    ``depth`` nominal depth; ``nodes`` visited nodes; ``time`` hard seconds (abort the
+    search, return the last finished iteration); ``soft_time`` seconds after which no
+    new iteration is started (see :mod:`gameai.search.timeman`). With a time limit and
+    no depth anywhere, iterative deepening goes on until the time is used.
+    """
 
     depth: int | None = None
     nodes: int | None = None
     time: float | None = None
+    soft_time: float | None = None
+
+    def __post_init__(self) -> None:
+        from ..errors import SpecError
+        for name in ("depth", "nodes"):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+                raise SpecError(f"search limit {name} must be a positive integer, got {v!r}")
+        for name in ("time", "soft_time"):
+            v = getattr(self, name)
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))
+                                  or not math.isfinite(v) or v <= 0):
+                raise SpecError(f"search limit {name} must be a finite number of seconds > 0, "
+                                f"got {v!r}")
 
     @classmethod
     def coerce(cls, limits: "Limits | dict | None") -> "Limits":
-        """Accept None, a Limits or a dict with keys depth/nodes/time."""
+        """Accept None, a Limits or a dict with keys depth/nodes/time/soft_time."""
         if limits is None:
             return cls()
         if isinstance(limits, Limits):
             return limits
         if isinstance(limits, dict):
             from ..errors import SpecError
-            bad = sorted(set(limits) - {"depth", "nodes", "time"})
+            bad = sorted(set(limits) - {"depth", "nodes", "time", "soft_time"})
             if bad:
-                raise SpecError(f"search limits: unknown key(s) {bad}; accepted: depth, nodes, time")
+                raise SpecError(f"search limits: unknown key(s) {bad}; "
+                                "accepted: depth, nodes, time, soft_time")
             return cls(**limits)
         from ..errors import SpecError
         raise SpecError(f"search limits must be None, Limits or dict, got {type(limits).__name__}")

@@ -12,9 +12,21 @@ current search survive, and entries of earlier searches are recycled first.
 """
 from __future__ import annotations
 
+import os
+
 from .stats import MATE_BOUND
 
 EXACT, LOWER, UPPER = 0, 1, 2
+ENTRY_BYTES = 200     #: measured upper bound of one filled slot (tuple, key int, list pointer)
+
+
+def max_slots() -> int:
+    """Largest ``tt_size`` accepted: a full table must fit in half the physical memory."""
+    try:
+        phys = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):   # not POSIX: assume 4 GiB
+        phys = 4 << 30
+    return 1 << max(10, (phys // 2 // ENTRY_BYTES).bit_length() - 1)
 
 
 def to_tt(value: int, ply: int) -> int:
@@ -39,9 +51,11 @@ class TranspositionTable:
     """``size`` slots (rounded up to a power of two); see the module docstring."""
 
     def __init__(self, size: int = 1 << 20) -> None:
-        if size < 1:
+        limit = max_slots()
+        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= limit:
             from ..errors import SpecError
-            raise SpecError(f"tt_size must be >= 1, got {size}")
+            raise SpecError(f"tt_size must be an integer in [1, {limit}] (slots; the upper bound "
+                            f"keeps a full table within half of this machine's memory), got {size!r}")
         bits = max(0, (size - 1).bit_length())
         self.size = 1 << bits
         self.mask = self.size - 1
