@@ -97,14 +97,14 @@ def test_bad_search_parameters_are_spec_errors(bad):
                                     {"depth": 1200}, {"depth": 10 ** 9}, {"nodes": 0},
                                     {"depth": 2.5}, {"time": True}])
 def test_bad_limits_are_spec_errors(limits):
-    s = gameai.load_game("synthetic(branching=2,depth=1300)")
+    s = gameai.load_game("synthetic(branching=2,depth=256)")
     with pytest.raises(gameai.SpecError):
         gameai.make_searcher("alphabeta").search(s, limits)
 
 
 def test_deep_synthetic_tree_searches_to_the_maximum_depth():
     from gameai.search.negamax import MAX_DEPTH
-    s = gameai.load_game("synthetic(branching=1,depth=1300)")
+    s = gameai.load_game("synthetic(branching=1,depth=256)")
     r = gameai.make_searcher(f"alphabeta(depth={MAX_DEPTH})").search(s)
     assert r.stats.nodes == MAX_DEPTH + 1 and r.move == 0
 
