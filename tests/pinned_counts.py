@@ -52,6 +52,16 @@ def case_id(game: str, params: dict) -> str:
     return game + ("" if not params else " " + json.dumps(params, sort_keys=True))
 
 
+def _line(s, moves) -> str:
+    out = []
+    for m in moves:
+        out.append(s.move_str(m))
+        s.push(m)
+    for _ in moves:
+        s.pop()
+    return " ".join(out)
+
+
 def compute(game: str, params: dict, depth: int, spec: str) -> dict:
     s = gameai.load_game(game, **params)
     if spec == "minimax":
@@ -59,7 +69,7 @@ def compute(game: str, params: dict, depth: int, spec: str) -> dict:
     r = gameai.make_searcher(spec, depth=depth).search(s)
     out = {k: v for k, v in r.stats.counters().items() if k != "time_s"}
     out.update(value=r.value, move=None if r.move is None else s.move_str(r.move),
-               pv=r.pv_str(s) if r.pv else "", depth=depth,
+               pv=_line(s, r.pv), depth=depth,
                iterations=[[row["depth"], row["value"], row["nodes"]] for row in r.stats.iterations])
     return out
 
