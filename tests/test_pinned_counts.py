@@ -18,4 +18,6 @@ CASES = [(g, p, d) for g, p, d in POSITIONS]
 def test_counts_unchanged(game, params, depth):
     for spec in SPECS:
         key = f"{case_id(game, params)} | {spec}"
-        assert compute(game, params, depth, spec) == PINNED[key], key
+        got = compute(game, params, depth, spec)
+        # counters added since are additive (SearchStats): compare the pinned ones
+        assert {k: got.get(k) for k in PINNED[key]} == PINNED[key], key
