@@ -126,3 +126,25 @@ def test_tournament_writes_every_game_as_a_record(game, players, suffix, tmp_pat
             assert state.rule == "renju"
         else:
             assert read_pgn(f.read_text(encoding="utf-8")).result == g.result
+
+
+def test_per_move_records_carry_the_pv_as_move_text(tmp_path):
+    import pandas as pd
+
+    import gameai
+    from gameai.tournament.runner import TournamentConfig, run_tournament
+    run_tournament(TournamentConfig(game="xiangqi", players=["alphabeta(depth=2)", "random"], games=2,
+                                    seed=5, max_plies=12), tmp_path, jobs=1, progress=False, log=None)
+    games = pd.read_parquet(tmp_path / "games.parquet").set_index("game_id")
+    moves = pd.read_parquet(tmp_path / "moves.parquet")
+    searched = moves[moves.player == "alphabeta(depth=2)"]
+    assert len(searched) and searched.pv.notna().all()
+    assert moves[moves.player == "random"].pv.isna().all()
+    for _, m in searched.iterrows():  # the PV starts with the move and is legal from the position
+        s = gameai.load_game("xiangqi", moves=games.loc[m.game_id].opening)
+        for _, prev in moves[(moves.game_id == m.game_id) & (moves.ply < m.ply)].sort_values("ply").iterrows():
+            s.push(s.parse_move(prev.move))
+        words = m.pv.split()
+        assert words[0] == m.move
+        for w in words:
+            s.push(s.parse_move(w))

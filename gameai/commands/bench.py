@@ -14,7 +14,7 @@ def _names() -> list[str]:
 
 def add_parser(sub):
     p = sub.add_parser("bench", help="speed benchmarks with peers side by side: " + ", ".join(_names()))
-    p.add_argument("name", choices=_names())
+    p.add_argument("name", choices=_names(), help="which benchmark: %(choices)s")
     p.add_argument("args", nargs="*", help="arguments passed to the benchmark (use -- before options)")
     return p
 

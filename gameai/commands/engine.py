@@ -11,7 +11,7 @@ def add_parser(sub):
                    help="default: gomocup for gomoku, ucci for xiangqi, uci otherwise")
     p.add_argument("--player", default=None,
                    help="player or searcher spec (default: a searcher if installed, else random)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the player's random choices (default 0)")
     return p
 
 

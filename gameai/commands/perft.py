@@ -10,7 +10,7 @@ from ._common import add_game_options, game_from_args
 def add_parser(sub):
     p = sub.add_parser("perft", help="count legal move paths to a depth (move-generator check)")
     add_game_options(p)
-    p.add_argument("--depth", type=int, default=3)
+    p.add_argument("--depth", type=int, default=3, help="plies to count (default 3)")
     p.add_argument("--divide", action="store_true", help="print the count under each root move")
     p.add_argument("--bulk", action="store_true", help="use the game's bulk counting if it has one")
     return p

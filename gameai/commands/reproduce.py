@@ -37,7 +37,7 @@ def add_parser(sub):
                    help=f"run only these experiments ({', '.join(EXPERIMENTS)})")
     p.add_argument("--out", type=Path, default=None, metavar="DIR",
                    help="results root (default ./results in the current folder)")
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="master seed of every experiment (default 1)")
     p.add_argument("--resume", type=Path, default=None, metavar="DIR",
                    help="continue an earlier run in DIR (its tournament journals) instead of starting afresh")
     return p

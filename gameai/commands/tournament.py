@@ -12,7 +12,7 @@ def add_parser(sub):
                    help="games per pairing (openings x 2 colours; default 2)")
     p.add_argument("--format", choices=("roundrobin", "gauntlet"), default="roundrobin",
                    help="gauntlet: the first player against each other player")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="master seed: openings and per-game seeds (default 0)")
     p.add_argument("--out", required=True, help="output folder (rerun to resume)")
     p.add_argument("--opening-plies", type=int, default=2,
                    help="random opening length in plies (default 2; 0 = start position)")
@@ -26,7 +26,8 @@ def add_parser(sub):
     p.add_argument("--max-plies", type=int, default=400,
                    help="adjudicate a draw after this many plies (default 400; 0 = never)")
     p.add_argument("--jobs", type=int, default=None, help="parallel workers (default: all cores)")
-    p.add_argument("--backend", choices=("joblib", "dask"), default="joblib")
+    p.add_argument("--backend", choices=("joblib", "dask"), default="joblib",
+                   help="joblib (processes on this machine) or dask (local or remote cluster); default joblib")
     p.add_argument("--scheduler", help="Dask scheduler address tcp://host:port "
                    "(default: start a local cluster)")
     p.add_argument("--sprt", help="elo0,elo1[,alpha,beta]: stop a two-player match early")

@@ -118,8 +118,11 @@ class Board(anywidget.AnyWidget):
         rec = self.records[to - 1] if to else {}
         self.pv = []
         pv = rec.get("pv") if isinstance(rec.get("pv"), str) else ""
-        self.stats = {k: _plain(v) for k, v in rec.items() if k not in ("game_id",)} | \
-            ({"pv_str": pv} if pv else {})
+        stats = {k: _plain(v) for k, v in rec.items() if k != "game_id"}
+        for k, v in stats.items():  # counters read back as floats where a column has gaps
+            if isinstance(v, float) and v.is_integer() and k not in ("value", "time_s"):
+                stats[k] = int(v)
+        self.stats = stats | ({"pv_str": pv} if pv else {})
         self._refresh()
 
     # ------------------------------------------------------------------ playing
@@ -212,6 +215,10 @@ class Board(anywidget.AnyWidget):
 
     def _refresh(self) -> None:
         self.view = view_model(self)
+
+    def __repr__(self) -> str:  # what a notebook saved without widget state shows
+        v = self.view
+        return f"<gameai Board {v.get('game')}: {v.get('status')}; moves {' '.join(v.get('moves', [])) or '-'}>"
 
 
 def _plain(v):
