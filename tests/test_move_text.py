@@ -75,3 +75,16 @@ def test_draw_numbers_only_played_moves():
     g.push(g.parse_move("j10"))
     ax = draw(g)
     assert [t.get_text() for t in ax.texts] == ["1"]
+
+
+def test_pv_str_called_like_the_former_method_gives_the_same_text():
+    s = gameai.load_game("xiangqi")
+    r = gameai.make_searcher("alphabeta(depth=2)").search(s)
+    assert r.pv_str(s) == r.pv_str == " ".join(r.pv_str.split())
+
+
+def test_a_result_built_without_the_state_still_prints_its_pv_given_the_state():
+    from gameai.search.stats import SearchResult, SearchStats
+    s = gameai.load_game("gomoku")
+    r = SearchResult(s.parse_move("h8"), 0, [s.parse_move("h8"), s.parse_move("i9")], SearchStats())
+    assert r.pv_str == "" and r.pv_str(s) == "h8 i9"

@@ -6,9 +6,7 @@ import re
 import sys
 from pathlib import Path
 
-import pytest
-
-pexpect = pytest.importorskip("pexpect")
+import pexpect
 
 ROOT = Path(__file__).resolve().parents[1]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")

@@ -136,6 +136,23 @@ class Limits:
         raise SpecError(f"search limits must be None, Limits or dict, got {type(limits).__name__}")
 
 
+class MoveText(str):
+    """Move text such as ``"h2e2 h9g7"``. Calling it with the root position returns the
+    same text (computed then if the searcher did not fill it), so code written for the
+    former ``pv_str(state)`` method keeps working."""
+
+    def __new__(cls, text: str = "", moves: Any = ()) -> "MoveText":
+        obj = super().__new__(cls, text)
+        obj.moves = list(moves)
+        return obj
+
+    def __call__(self, state: Any = None) -> str:
+        if not self and self.moves and state is not None:
+            from ..games.protocol import line_text
+            return line_text(state, self.moves)
+        return str(self)
+
+
 @dataclass
 class SearchResult:
     """The outcome of one search: best move (None if the game is over), value, PV, stats.
@@ -150,7 +167,7 @@ class SearchResult:
     pv: list[Any]
     stats: SearchStats
     move_str: str | None = None
-    pv_str: str = ""
+    pv_str: str = MoveText("")
     state: InitVar[Any] = None
 
     def __post_init__(self, state) -> None:
@@ -160,6 +177,7 @@ class SearchResult:
                 self.move_str = state.move_str(self.move)
             if self.pv and not self.pv_str:
                 self.pv_str = line_text(state, self.pv)
+        self.pv_str = MoveText(self.pv_str, self.pv)
 
 
 def mate_in(value: float) -> int | None:
