@@ -12,6 +12,7 @@ from .games.perft import divide, perft
 from .games.protocol import GameState, Outcome
 from .registry import (EVALUATORS, GAMES, PLAYERS, SEARCHERS, load_game, make_evaluator,
                        make_player, make_searcher)
+from . import records  # noqa: E402  gameai.records.write_pgn / read_pgn without another import
 
 __version__ = "0.1.0"
 
@@ -19,5 +20,5 @@ __all__ = [
     "GameError", "IllegalMoveError", "PositionError", "RecordError", "SpecError",
     "GameState", "Outcome", "perft", "divide", "load_game", "make_evaluator",
     "make_searcher", "make_player", "GAMES", "SEARCHERS", "EVALUATORS", "PLAYERS",
-    "__version__",
+    "records", "__version__",
 ]

@@ -148,3 +148,9 @@ def test_per_move_records_carry_the_pv_as_move_text(tmp_path):
         assert words[0] == m.move
         for w in words:
             s.push(s.parse_move(w))
+
+
+def test_contract_names():
+    import gameai
+    s = gameai.load_game("xiangqi", moves="h2e2 h9g7")
+    assert gameai.records.read_pgn(gameai.records.write_pgn(s)).moves == ["h2e2", "h9g7"]

@@ -61,8 +61,10 @@ def test_xiangqi_click_piece_targets_light_up_and_the_opponent_replies(driver):
         want = {m[2:] for m in (board.state.move_str(x) for x in board.state.legal_moves()) if m[:2] == "h2"}
         assert targets == want
         _click(driver, "e2")
-        wait.until(lambda d: len(board.state.move_stack) == 2)
-        reply = board.state.move_str(board.state.move_stack[1])
+        # the search pushes and pops moves on board.state while it runs: read the synced view,
+        # which changes only once the reply has been played
+        wait.until(lambda d: len(board.view["moves"]) == 2)
+        reply = board.view["moves"][1]
         # the reply is drawn: a black piece on its target square, marked as the last move
         wait.until(lambda d: d.find_elements("css selector", f'[data-last="to"][data-pt="{reply[2:]}"]'))
         piece = driver.find_element("css selector", f'g.gb-piece[data-pt="{reply[2:]}"]')
@@ -81,8 +83,8 @@ def test_gomoku_click_a_point_and_the_opponent_replies(driver):
     wait, server = _open(driver, board)
     try:
         _click(driver, "h8")
-        wait.until(lambda d: len(board.state.move_stack) == 2)
-        reply = board.state.move_str(board.state.move_stack[1])
+        wait.until(lambda d: len(board.view["moves"]) == 2)
+        reply = board.view["moves"][1]
         wait.until(lambda d: d.find_elements("css selector", f'g.gb-piece[data-pt="{reply}"][data-side="1"]'))
         assert driver.find_element("css selector", 'g.gb-piece[data-pt="h8"]').get_attribute("data-side") == "0"
     finally:
