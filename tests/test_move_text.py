@@ -88,3 +88,19 @@ def test_a_result_built_without_the_state_still_prints_its_pv_given_the_state():
     s = gameai.load_game("gomoku")
     r = SearchResult(s.parse_move("h8"), 0, [s.parse_move("h8"), s.parse_move("i9")], SearchStats())
     assert r.pv_str == "" and r.pv_str(s) == "h8 i9"
+
+
+@pytest.mark.parametrize("spec", ["alphabeta(depth=2)", "minimax(depth=2)", "minimax2", "mtdf(depth=2)",
+                                  "negascout(depth=2)", "mcts(nodes=200,seed=1)", "vcf", "vct",
+                                  "alphabeta(depth=2,threats=true)"])
+def test_every_searcher_fills_the_move_text(spec):
+    # Black h8 i8 j8 (+g7) to move: g8 or k8 makes an open four, a forced win (VCF)
+    g = gameai.load_game("gomoku", moves="h8 a1 i8 c1 j8 e1 g7 o15")
+    r = gameai.make_searcher(spec).search(g)
+    assert r.move is not None and r.move_str == g.move_str(r.move)
+    assert r.pv_str.split()[0] == r.move_str
+
+
+def test_the_list_above_covers_every_registered_searcher():
+    covered = {"alphabeta", "minimax", "minimax2", "mtdf", "negascout", "mcts", "vcf", "vct"}
+    assert set(gameai.SEARCHERS.names()) <= covered

@@ -75,7 +75,7 @@ class Session:
     def _new_state(self, moves: str = ""):
         state = load_game(self.game_spec, **({"moves": moves} if moves else {}))
         if state.name not in GAMES:
-            raise SpecError(f"gameai play: --game must be one of {', '.join(GAMES)} "
+            raise SpecError(f"--game must be one of {', '.join(GAMES)} "
                             f"(or a gomoku spec), got {self.game_spec!r}")
         if self.player is not None:
             self.player.new_game(0)
