@@ -29,11 +29,27 @@ class Claim:
     """One claim from a source document and what we measured about it."""
 
     experiment: str
-    source: str        # which source document (file name) or reference
+    source: str        # which source document (source("004")) or paper (author, year)
     claim: str         # the claim, quoted or paraphrased from the source
     measured: str      # what we measured, in words and numbers
     holds: bool | None # True/False, or None where the claim is not testable as stated
     command: str       # the command that regenerates it
+
+
+# The source documents by what they are (they carry no title or author of their own); see
+# the summary of each in the seeds' README. Papers are cited by author and year directly.
+SOURCES = {
+    "000": "the 000 document (a shared Xiangqi/Gomoku AI base class, C#)",
+    "001": "the 001 document (two-ply max-min in a Qt Xiangqi game, C++)",
+    "002": "the 002 document (Gomoku with one-shot point weighting, C#)",
+    "003": "the 003 document (a Gomoku thesis, VC++)",
+    "004": "the 004 document (a Xiangqi engine write-up, C)",
+}
+
+
+def source(key: str) -> str:
+    """How a claim cites a source document: its number and what it is, never a file name."""
+    return SOURCES[key]
 
 
 VERDICT_WORD = {True: "holds", False: "DOES NOT HOLD", None: "n/a"}

@@ -2,13 +2,19 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from gameai.manifest import atomic_write_bytes
 
-from ._common import default_root
+from ._common import SOURCES, default_root
 
 VERDICT = {True: "holds", False: "does not hold", None: "inconclusive or not judged (see measured)"}
+
+
+def _cite(text: str) -> str:
+    """A source document named by file (``004_f1fc....txt``) becomes what it is."""
+    return re.sub(r"\b(\d{3})_[0-9a-f]{16}\.txt\b", lambda m: SOURCES.get(m.group(1), m.group(0)), text)
 
 
 def _cell(text: str) -> str:
@@ -42,7 +48,7 @@ def write_report(root: Path | None = None) -> Path:
     ]
     for exp, c, m in rows:
         commit = (m.get("git_commit") or "")[:10]
-        lines.append(f"| {exp} | {_cell(c['source'])} | {_cell(c['claim'])} | {_cell(c['measured'])} | "
+        lines.append(f"| {exp} | {_cell(_cite(c['source']))} | {_cell(c['claim'])} | {_cell(c['measured'])} | "
                      f"{VERDICT[c['holds']]} | `{c['command']}` | {commit} |")
     if figures:
         lines += ["", "## Figures", ""]
