@@ -18,7 +18,7 @@ from tqdm import tqdm
 import gameai
 
 from . import positions
-from ._common import Claim, Results, cli, command_for
+from ._common import Claim, Results, cli, command_for, source
 
 NAME = "depth_cost"
 SEARCHERS = {
@@ -59,31 +59,21 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
                      "value": r.value})
     df = pd.DataFrame(rows)
     res.table(df)
-    mean = df.groupby(["game", "searcher", "depth"])[["nodes", "time_s"]].mean().reset_index()
+    by = df.groupby(["game", "searcher", "depth"])
+    mean = by[["nodes", "time_s"]].mean().reset_index()
+    for metric in ("nodes", "time_s"):  # the spread over positions, drawn as error bars
+        mean[f"{metric}_min"] = by[metric].min().values
+        mean[f"{metric}_max"] = by[metric].max().values
+    mean["positions"] = by.size().values
     res.table(mean, "per_decision")
-
-    fig, axes = plt.subplots(2, 2, figsize=(13, 9))
-    for col, game in enumerate(("xiangqi", "gomoku")):
-        for row, metric in enumerate(("nodes", "time_s")):
-            ax = axes[row][col]
-            for label in SEARCHERS:
-                sub = mean[(mean.game == game) & (mean.searcher == label)]
-                if not sub.empty:
-                    ax.semilogy(sub.depth, sub[metric], "o-", label=label)
-            ax.set_xlabel("depth")
-            ax.set_ylabel("nodes per decision" if metric == "nodes" else "seconds per decision")
-            ax.set_title(f"{game}: {'nodes' if metric == 'nodes' else 'time'} per decision")
-            if row == 0 and col == 0:
-                ax.legend(fontsize=7)
-    fig.tight_layout()
-    res.figure(fig)
+    res.figure(_figure(mean, n_pos))
 
     cmd = command_for(NAME, full)
     xq = mean[(mean.game == "xiangqi") & (mean.searcher == "alphabeta+history (000)")].set_index("depth")
     times = ", ".join(f"depth {d}: {t:.2f} s" for d, t in xq.time_s.items())
     ratios = ", ".join(f"{xq.nodes[d] / xq.nodes[d - 1]:.1f}" for d in xq.index if d - 1 in xq.index)
     claims = [
-        Claim(NAME, "004_f1fc59599f9037a4.txt",
+        Claim(NAME, source("004"),
               "在配置为1.5G,512M内存的计算机上最多只能搜索4层 (on a 1.5 GHz, 512 MB PC at most 4 plies are feasible)",
               f"alpha-beta with history heuristic on Xiangqi middle games, mean seconds per decision here "
               f"(pure Python): {times}; node growth per ply {ratios}",
@@ -98,7 +88,7 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
         both = df[df.searcher == "minimax"][keys + ["value"]].merge(
             df[df.searcher == "alphabeta (000)"][keys + ["value"]], on=keys, suffixes=("_mm", "_ab"))
         same = bool((both.value_mm == both.value_ab).all())
-        claims.append(Claim(NAME, "004_f1fc59599f9037a4.txt",
+        claims.append(Claim(NAME, source("004"),
                             "Alpha-Beta搜索能在不影响搜索精度的前提下大幅减少工作量 (alpha-beta greatly reduces the work "
                             "without changing the result)",
                             f"Xiangqi depth {d}: minimax {mm.nodes[d]:,.0f} nodes, alpha-beta {ab.nodes[d]:,.0f} "
@@ -108,6 +98,32 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     res.claims(claims)
     res.manifest({"full": full, "positions": n_pos, "max_depth": max_depth, "searchers": SEARCHERS}, seed)
     return claims
+
+
+def _figure(mean: pd.DataFrame, n_pos: int):
+    """Mean per decision with the range over positions as error bars; integer depth ticks."""
+    from matplotlib.ticker import MaxNLocator
+    fig, axes = plt.subplots(2, 2, figsize=(14, 10))
+    for col, game in enumerate(("xiangqi", "gomoku")):
+        for row, metric in enumerate(("nodes", "time_s")):
+            ax = axes[row][col]
+            for i, label in enumerate(SEARCHERS):
+                sub = mean[(mean.game == game) & (mean.searcher == label)]
+                if sub.empty:
+                    continue
+                x = sub.depth + (i - len(SEARCHERS) / 2) * 0.03  # a small dodge so bars stay apart
+                ax.errorbar(x, sub[metric], yerr=[sub[metric] - sub[f"{metric}_min"], sub[f"{metric}_max"] - sub[metric]],
+                            fmt="o-", capsize=3, label=label)
+            ax.set_yscale("log")
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.set_xlabel("search depth (plies)", fontsize=11)
+            ax.set_ylabel("nodes per decision" if metric == "nodes" else "seconds per decision", fontsize=11)
+            ax.set_title(f"{game}: {'nodes' if metric == 'nodes' else 'time'} per decision "
+                         f"(mean of {n_pos} positions, bars: min to max)", fontsize=11)
+            if row == 0 and col == 0:
+                ax.legend(fontsize=9)
+    fig.tight_layout()
+    return fig
 
 
 def main(argv=None) -> int:
