@@ -1,7 +1,14 @@
 """Engine mode (UCI/UCCI/Gomocup servers) and the external-engine player, as real subprocesses."""
 import io
+import os
+import queue
+import re
+import subprocess
 import sys
 import textwrap
+import threading
+import time
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +19,10 @@ from gameai.players.engine import EngineFault, EnginePlayer
 from gameai.tournament.runner import TournamentConfig, run_tournament
 
 PY = sys.executable
+ROOT = Path(gameai.__file__).resolve().parent.parent
+#: Generous bound for any single reply (the machine may be heavily loaded); a reply that
+#: should come at once still comes long before it, one that never comes fails the test.
+REPLY_S = 60.0
 
 
 @pytest.fixture(autouse=True)
@@ -24,12 +35,91 @@ def _no_engines_left_running():
 
 
 def _session(server, lines):
+    """Feed lines to an in-process server, letting each search finish before the next line."""
     out = io.StringIO()
     server.out = out
     for line in lines:
-        if not server.handle(line):
+        more = server.handle(line)
+        server.wait()
+        if not more:
             break
     return out.getvalue().splitlines()
+
+
+class Engine:
+    """``gameai engine ...`` as a real subprocess, read by a thread into a queue."""
+
+    def __init__(self, *args: str) -> None:
+        env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        self.proc = subprocess.Popen([PY, "-m", "gameai.cli", "engine", *args], cwd=ROOT, env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE)
+        self.lines: queue.Queue = queue.Queue()
+        threading.Thread(target=self._pump, daemon=True).start()
+
+    def _pump(self) -> None:
+        for raw in self.proc.stdout:
+            self.lines.put(raw.decode("utf-8", "replace").rstrip("\r\n"))
+        self.lines.put(None)  # end of output
+
+    def send(self, *lines) -> None:
+        for line in lines:
+            self.proc.stdin.write((line if isinstance(line, bytes) else line.encode()) + b"\n")
+        self.proc.stdin.flush()
+
+    def read_until(self, pred, timeout: float = REPLY_S) -> list[str]:
+        """Lines up to and including the first one matching ``pred`` (fails after timeout)."""
+        got, deadline = [], time.monotonic() + timeout
+        while True:
+            try:
+                line = self.lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"no matching line within {timeout} s; got {got}") from None
+            if line is None:
+                raise AssertionError(f"engine exited (rc={self.proc.wait()}); got {got}; "
+                                     f"stderr: {self.proc.stderr.read().decode()[-2000:]}")
+            got.append(line)
+            if pred(line):
+                return got
+
+    def bestmove(self) -> list[str]:
+        return self.read_until(lambda s: s.startswith(("bestmove", "nobestmove")))
+
+    def sync(self) -> list[str]:
+        """isready -> readyok: every line the engine printed before it."""
+        self.send("isready")
+        return self.read_until(lambda s: s == "readyok")
+
+    def close(self, command: str = "quit") -> int:
+        try:
+            self.send(command)
+            self.proc.stdin.close()
+        except OSError:
+            pass
+        try:
+            return self.proc.wait(timeout=REPLY_S)
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc.stdout.close()
+            self.proc.stderr.close()
+
+
+@pytest.fixture
+def engines():
+    started = []
+
+    def start(*args):
+        e = Engine(*args)
+        started.append(e)
+        return e
+
+    yield start
+    for e in started:
+        if e.proc.poll() is None:
+            e.proc.kill()
+            e.proc.wait()
 
 
 def test_uci_server_handshake_position_and_go():
@@ -48,9 +138,11 @@ def test_uci_server_rejects_bad_position_and_keeps_old_one():
     s = UciServer("tictactoe", "random", "ucci")
     out = _session(s, ["ucci", "position startpos moves b2", "position startpos moves b2 b2",
                        "position bogus", "go nodes x"])
-    assert out[3] == "ucciok"
-    assert sum("error" in line for line in out) == 3
+    assert "ucciok" in out
+    assert sum(line.startswith("info string error") for line in out) == 2
     assert s.state.ply == 1
+    assert "go nodes needs an integer" in out[-2] and out[-1].startswith("bestmove ")
+    s.state.parse_move(out[-1].split()[1])  # the fallback move is legal
 
 
 def test_uci_server_reports_no_move_when_game_over():
@@ -270,3 +362,245 @@ def test_workers_reuse_engine_processes_and_stay_reproducible(tmp_path, monkeypa
     moves = __import__("pandas").read_parquet(tmp_path / "a" / "moves.parquet")
     eng = moves[moves.player == "ours-uci"].groupby("game_id")["move"].apply(" ".join)
     assert eng.nunique() > 1
+
+
+# -- engine mode as GUIs drive it: the search beside the reader, limits, bad input ------------
+
+UCI_INFO = re.compile(r"^info depth (\d+) seldepth (\d+) score (cp|mate) (-?\d+) nodes (\d+) "
+                      r"nps (\d+) time (\d+)(?: pv((?: \S+)+))?$")
+UCCI_INFO = re.compile(r"^info depth (\d+) score (-?\d+)(?: pv((?: \S+)+))?$")
+UCCI_TIME = re.compile(r"^info time (\d+) nodes (\d+)$")
+
+
+def _legal_line(game, moves, fen=None):
+    """Push ``moves`` (text) from the start position or ``fen``; raises if one is illegal."""
+    g = gameai.load_game(game, **({"fen": fen} if fen else {}))
+    for m in moves:
+        g.push(g.parse_move(m))
+    return g
+
+
+@pytest.mark.parametrize("protocol", ["uci", "ucci"])
+def test_isready_and_stop_answered_during_a_long_search(engines, protocol):
+    e = engines("--game", "xiangqi", "--protocol", protocol)
+    e.send(protocol, "position startpos", "go infinite")
+    e.read_until(lambda s: s.startswith("info depth"))  # the search is running
+    before = e.sync()  # answered while it runs: no bestmove first
+    assert not any(s.startswith("bestmove") for s in before), before
+    e.send("stop")
+    lines = e.bestmove()
+    move = lines[-1].split()[1]
+    _legal_line("xiangqi", [move])
+    assert not any(s.startswith("bestmove") for s in e.sync())  # exactly one bestmove
+    assert e.close() == 0
+
+
+def test_go_infinite_and_ponder_answer_only_when_released(engines):
+    e = engines("--game", "tictactoe", "--protocol", "uci", "--player", "negascout(tt=true)")
+    e.send("uci", "position startpos moves b2", "go infinite")
+    e.read_until(lambda s: s.startswith("info depth"))
+    time.sleep(1.0)  # the 8-ply tree is solved long before; the answer must still wait
+    assert not any(s.startswith("bestmove") for s in e.sync())
+    e.send("stop")
+    _legal_line("tictactoe", ["b2", e.bestmove()[-1].split()[1]])
+    # pondering: no answer before ponderhit, then one answer on our own clock
+    e.send("position startpos moves b2 a1", "go ponder wtime 2000 btime 2000")
+    e.read_until(lambda s: s.startswith("info depth"))
+    assert not any(s.startswith("bestmove") for s in e.sync())
+    e.send("ponderhit")
+    _legal_line("tictactoe", ["b2", "a1", e.bestmove()[-1].split()[1]])
+    assert not any(s.startswith("bestmove") for s in e.sync())
+    assert e.close() == 0
+
+
+def test_quit_during_a_search_ends_the_engine(engines):
+    e = engines("--game", "xiangqi", "--protocol", "ucci")
+    e.send("ucci", "position startpos", "go infinite")
+    e.read_until(lambda s: s.startswith("info depth"))
+    assert e.close("quit") == 0  # an infinite search would otherwise never end
+
+
+#: Lines a GUI (or a fuzzer) may send; each case is followed by ``go depth 1`` when it is not
+#: a ``go`` itself. Every case must end in exactly one legal bestmove, in the position the
+#: engine holds (the start position: bad ``position`` commands leave it unchanged).
+BAD_LINES = [
+    [b"position moves h2e2"],
+    [b"position startpos moves h2e2 h2e2"],
+    [b"position startpos moves z9z9"],
+    [b"position fen not-a-fen w"],
+    [b"position"],
+    [b"go depth nan"], [b"go depth inf"], [b"go depth 1e12"], [b"go depth 0"], [b"go depth -1"],
+    [b"go depth abc"], [b"go depth"], [b"go nodes 0"], [b"go nodes -5"], [b"go movetime nan"],
+    [b"go wtime inf btime 1000"], [b"go wtime -100 btime -100"], [b"go time 1e400"],
+    [b"go depth 99999 movetime 300"], [b"go searchmoves h2e2 depth 1"], [b"go bogus 1 depth 1"],
+    [b"frobnicate 1 2 3"], [b""], [b"   "], [b"\xff\xfe\xfd"], [b"go \xff\xfe depth 1"],
+    [b"setoption name Seed value banana"], [b"setoption"], [b"ponderhit"], [b"stop"],
+]
+
+
+def test_every_bad_line_gets_exactly_one_bestmove(engines):
+    e = engines("--game", "xiangqi", "--protocol", "uci")
+    e.send("uci")
+    e.read_until(lambda s: s == "uciok")
+    for case in BAD_LINES:
+        e.send("position startpos", *case)
+        if not case[0].startswith(b"go"):
+            e.send("go depth 1")
+        lines = e.bestmove()
+        words = lines[-1].split()
+        assert words[0] == "bestmove", (case, lines)
+        _legal_line("xiangqi", [words[1]])  # legal from the start position
+        after = e.sync()
+        assert not any(s.startswith("bestmove") for s in after), (case, after)
+        if case[0].startswith(b"go") and case[0] not in (b"go depth 99999 movetime 300",
+                                                         b"go searchmoves h2e2 depth 1",
+                                                         b"go bogus 1 depth 1",
+                                                         b"go \xff\xfe depth 1"):
+            assert any(s.startswith("info string") for s in lines), (case, lines)  # says why
+    assert e.close() == 0
+
+
+def test_mcts_engine_with_bad_and_good_node_limits(engines):
+    e = engines("--game", "tictactoe", "--protocol", "uci", "--player", "mcts(iterations=200)")
+    for go in ("go nodes 0", "go nodes 50", "go depth 0", "go movetime 200"):
+        e.send("position startpos moves a1", go)
+        _legal_line("tictactoe", ["a1", e.bestmove()[-1].split()[1]])
+        assert not any(s.startswith("bestmove") for s in e.sync()), go
+    assert e.close() == 0
+
+
+def test_uci_info_line_per_iteration_parses_and_ends_with_its_move(engines):
+    e = engines("--game", "xiangqi", "--protocol", "uci")
+    e.send("uci", "position startpos moves h2e2", "go depth 3")
+    lines = e.bestmove()
+    infos = [UCI_INFO.match(s) for s in lines if s.startswith("info depth")]
+    assert all(infos), lines
+    assert [int(m.group(1)) for m in infos] == [1, 2, 3]
+    nodes = [int(m.group(5)) for m in infos]
+    assert nodes == sorted(nodes) and nodes[0] > 0
+    for m in infos:
+        pv = m.group(8).split()
+        assert 1 <= len(pv) <= int(m.group(2)) + 1
+        _legal_line("xiangqi", ["h2e2", *pv])  # every PV is a legal line from the position
+        assert int(m.group(2)) >= int(m.group(1))  # seldepth >= depth
+    assert lines[-1].split()[1] == infos[-1].group(8).split()[0]
+    assert e.close() == 0
+
+
+def test_ucci_info_lines_use_ucci_syntax(engines):
+    e = engines("--game", "xiangqi", "--protocol", "ucci")
+    e.send("ucci", "position startpos", "go depth 2")
+    lines = e.bestmove()
+    info = [s for s in lines if s.startswith("info ")]
+    depth_lines = [UCCI_INFO.match(s) for s in info if s.startswith("info depth")]
+    time_lines = [UCCI_TIME.match(s) for s in info if s.startswith("info time")]
+    assert all(depth_lines) and all(time_lines) and len(depth_lines) == len(time_lines) == 2, info
+    for m in depth_lines:
+        _legal_line("xiangqi", m.group(3).split())
+    assert e.close() == 0
+
+
+def test_ucci_clock_is_spent_sensibly(engines):
+    """``go time 60000`` (a minute left, UCCI milliseconds) must buy a real search, not a
+    164 ms depth-3 answer; and it must not spend the whole minute on one move."""
+    e = engines("--game", "xiangqi", "--protocol", "ucci")
+    e.send("ucci", "position startpos")
+    e.sync()
+    t0 = time.monotonic()
+    e.send("go time 60000")
+    lines = e.bestmove()
+    used = time.monotonic() - t0
+    depth = max(int(UCCI_INFO.match(s).group(1)) for s in lines if s.startswith("info depth"))
+    assert depth > 3 or used > 1.0, (depth, used, lines)
+    assert used < 45, used
+    assert e.close() == 0
+
+
+def test_go_limits_become_soft_and_hard_budgets():
+    from gameai.engine.base import MAX_DEPTH
+    s = UciServer("xiangqi", "random", "uci")
+    r = s.parse_go("wtime 60000 btime 1000 winc 0 binc 0".split())  # red to move
+    assert 0.5 < r.soft <= r.hard < 60 and r.search_depth() == MAX_DEPTH
+    s.handle("position startpos moves h2e2")  # black to move: black's second on the clock
+    r = s.parse_go("wtime 60000 btime 1000".split())
+    assert r.hard < 1.0 and r.soft < 0.5
+    r = s.parse_go("movetime 2000 depth 7".split())
+    assert r.depth == 7 and 1.9 <= r.soft == r.hard <= 2.0
+    r = s.parse_go(["infinite"])
+    assert r.infinite and r.hard is None and r.search_depth() == MAX_DEPTH
+    assert s.parse_go("depth 5".split()).search_depth() == 5
+    assert s.parse_go([]).search_depth() is None  # plain go: the player's own depth
+    with pytest.raises(ValueError, match="depth"):
+        s.parse_go(["depth", "nan"])
+    u = UciServer("xiangqi", "random", "ucci")
+    r = u.parse_go("time 60000 increment 0 opptime 1000 oppincrement 0".split())
+    assert 0.5 < r.soft <= r.hard < 60  # our clock, not the opponent's
+    assert u.parse_go("time 60000 movestogo 1".split()).soft > 50  # the whole period is ours
+    u.handle("setoption usemillisec false")  # the UCCI specification's seconds
+    assert u.parse_go("time 60 movestogo 1".split()).soft > 50
+    assert u.parse_go(["depth", "infinite"]).infinite
+
+
+def test_gomocup_budget_from_info_keys():
+    s = GomocupServer("gomoku", "random")
+    _session(s, ["START 15", "INFO timeout_turn 5000", "INFO timeout_match 0"])
+    r = s.request()
+    assert 4.0 < r.hard <= 5.0 and r.soft <= r.hard
+    _session(s, ["INFO time_left 60000", "INFO timeout_turn 30000"])
+    r = s.request()
+    assert 0.5 < r.soft < 10 and r.soft <= r.hard <= 30  # the game clock binds, not the turn
+    _session(s, ["INFO time_left 20"])
+    assert s.request().depth == 1  # the match clock is spent: answer at once
+    _session(s, ["INFO timeout_turn 0", "INFO time_left 60000"])
+    assert s.request().depth == 1  # "as fast as possible"
+    _session(s, ["INFO timeout_turn 1000", "INFO max_node 500", "INFO max_depth 3"])
+    r = s.request()
+    assert (r.nodes, r.depth) == (500, 3)
+    out = _session(s, ["INFO timeout_turn soon"])
+    assert out[0].startswith("ERROR")
+
+
+GOMOCUP_MESSAGE = re.compile(r"^MESSAGE depth (\d+) seldepth (\d+) ev (?:-?\d+|win in \d+ plies|"
+                             r"loss in \d+ plies) nodes (\d+) nps (\d+) time (\d+)"
+                             r"(?: pv((?: \d+,\d+)+))?$")
+
+
+def _gomocup_move(lines):
+    assert re.fullmatch(r"\d+,\d+", lines[-1]), lines
+    return tuple(map(int, lines[-1].split(",")))
+
+
+def test_gomocup_engine_thinks_beside_the_reader(engines):
+    e = engines("--game", "gomoku", "--protocol", "gomocup")
+    e.send("START 15", "INFO timeout_turn 2000", "INFO timeout_match 0")
+    assert e.read_until(lambda s: s == "OK")[-1] == "OK"
+    e.send("BEGIN")
+    lines = e.read_until(lambda s: re.fullmatch(r"\d+,\d+", s) is not None)
+    x, y = _gomocup_move(lines)
+    messages = [GOMOCUP_MESSAGE.match(s) for s in lines if s.startswith("MESSAGE depth")]
+    assert messages and all(messages), lines
+    assert [int(m.group(1)) for m in messages] == list(range(1, len(messages) + 1))
+    assert messages[-1].group(6).split()[0] == f"{x},{y}"  # the move is the last PV's first
+    # bad requests: exactly one reply each (ERROR), and the session goes on
+    for bad in ([f"TURN {x},{y}"], ["TURN 99,1"], ["TURN seven"], ["TURN 1,2,3"],
+                ["BOARD", "1,1,1", "x,y,z", "DONE"], ["BOARD", "1,1,1", "2,2,3", "DONE"],
+                ["BOARD", "1,1,1", "1,1,2", "DONE"], ["BOARD", "1,1", "DONE"], ["FROB"],
+                [b"\xff\xfe"], ["START abc"], ["INFO rule x"]):
+        e.send(*bad)
+        reply = e.read_until(lambda s: s.startswith(("ERROR", "UNKNOWN")))
+        assert not re.fullmatch(r"\d+,\d+", "\n".join(reply)), (bad, reply)
+    # a long think (30 s a move) ends when the manager says END
+    e.send("START 15", "INFO timeout_turn 30000", "BOARD", "7,7,2", "DONE")
+    e.read_until(lambda s: s.startswith("MESSAGE depth"))
+    assert e.close("END") == 0
+
+
+def test_gomocup_malformed_board_then_valid_board(engines):
+    e = engines("--game", "gomoku", "--protocol", "gomocup", "--player", "alphabeta(depth=1)")
+    e.send("START 15", "BOARD", "7,7,1", "garbage", "DONE", "BOARD", "7,7,2", "8,8,1", "9,9,2",
+           "DONE")
+    e.read_until(lambda s: s == "OK")
+    assert e.read_until(lambda s: s.startswith("ERROR"))[-1].startswith("ERROR BOARD line")
+    x, y = _gomocup_move(e.read_until(lambda s: re.fullmatch(r"\d+,\d+", s) is not None))
+    assert (x, y) not in ((7, 7), (8, 8), (9, 9))
+    assert e.close("END") == 0

@@ -10,7 +10,8 @@ def add_parser(sub):
     p.add_argument("--protocol", choices=("uci", "ucci", "gomocup"), default=None,
                    help="default: gomocup for gomoku, ucci for xiangqi, uci otherwise")
     p.add_argument("--player", default=None,
-                   help="player or searcher spec (default: a searcher if installed, else random)")
+                   help="player or searcher spec (default: NegaScout with TT, history, killers, "
+                        "iterative deepening and quiescence)")
     p.add_argument("--seed", type=int, default=0, help="seed of the player's random choices (default 0)")
     return p
 
@@ -21,11 +22,13 @@ def run(args) -> int:
         base = args.game.split("(")[0]
         protocol = "gomocup" if base.startswith("gomoku") or base.startswith("renju") else \
             "ucci" if base == "xiangqi" else "uci"
+    # one line per reply, even through a pipe; text we echo back can never fail to encode
+    sys.stdout.reconfigure(line_buffering=True, errors="backslashreplace")
     if protocol == "gomocup":
         from ..engine.gomocup import GomocupServer
         server = GomocupServer(args.game, args.player, out=sys.stdout, seed=args.seed)
     else:
         from ..engine.uci import UciServer
         server = UciServer(args.game, args.player, protocol, out=sys.stdout, seed=args.seed)
-    server.serve(sys.stdin)
+    server.serve(sys.stdin.buffer)
     return 0

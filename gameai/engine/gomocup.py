@@ -1,28 +1,41 @@
 """Gomocup (Piskvork) protocol server: ``gameai engine --game gomoku --protocol gomocup``.
 
 Commands: ``START n``, ``RESTART``, ``BEGIN``, ``TURN x,y``, ``BOARD`` ... ``DONE`` (fields
-1 = own stone, 2 = opponent), ``INFO key value`` (``timeout_turn`` in ms becomes the per-move
-time limit; ``rule`` bits 1 = exactly five, 4 = renju choose the game's rule when the game
-has a ``rule`` parameter), ``TAKEBACK x,y``, ``PLAY x,y``, ``ABOUT`` and ``END``.
-Coordinates are 0-based ``x,y`` = (column, row) of the game's point names (``a1`` = 0,0).
-Errors answer ``ERROR <message>``; unknown commands ``UNKNOWN <command>``.
+1 = own stone, 2 = opponent), ``INFO key value``, ``TAKEBACK x,y``, ``PLAY x,y``, ``ABOUT``
+and ``END``. Coordinates are 0-based ``x,y`` = (column, row) of the game's point names
+(``a1`` = 0,0). Errors answer ``ERROR <message>``; unknown commands ``UNKNOWN <command>``.
+
+The search runs beside the command reader (the protocol's two-thread brain): ``INFO``
+and ``ABOUT`` are answered while thinking, ``END`` stops a search and exits at once, and
+a command that changes the position first ends the running search (its move is still
+sent). Every ``BEGIN``/``TURN``/``BOARD`` gets exactly one reply, a move or ``ERROR``.
+
+``INFO`` keys: ``timeout_turn`` (ms per move, 0 = as fast as possible), ``timeout_match``
+(ms per game, 0 = no limit) and ``time_left`` (ms left in the game) set the budget through
+:func:`gameai.search.timeman.allocate` (the per-move limit as a clock with one move to go,
+the game clock with the allocator's own estimate); ``max_node``/``max_depth`` (0 = none)
+limit nodes and depth; ``rule`` bits 1 = exactly five, 4 = renju choose the game's rule
+when the game has a ``rule`` parameter. After every finished iteration the brain prints
+``MESSAGE depth D seldepth S ev V nodes N nps N time MS pv x,y ...``.
 """
 from __future__ import annotations
 
 import sys
-from typing import IO, Any
+from typing import IO
 
 from .. import __version__
 from ..errors import GameError
+from ..players.protocol import Decision
 from ..registry import GAMES, load_game
+from ..search.stats import mate_in
 from ..spec import format_spec, parse_spec
-from .base import LineServer, build_player, choose
+from .base import MOVE_OVERHEAD, LineServer, Request, build_player, line_texts, parse_int, reserve
 from .notation import board_size, from_xy, root_and_moves, to_xy
 
 #: Gomocup ``INFO rule`` bitmask -> the gomoku game's ``rule`` parameter value.
 RULE_NAMES = {0: "freestyle", 1: "standard", 4: "renju", 5: "renju"}
-#: Share of ``timeout_turn`` we actually use (the rest is safety margin for Python startup).
-TIME_SHARE = 0.7
+#: INFO keys that are whole numbers we use (milliseconds or counts).
+_INT_INFO = ("timeout_turn", "timeout_match", "time_left", "max_node", "max_depth", "rule")
 
 
 class GomocupServer(LineServer):
@@ -30,11 +43,12 @@ class GomocupServer(LineServer):
 
     def __init__(self, game: str = "gomoku", player: str | None = None,
                  out: IO[str] | None = None, seed: int = 0) -> None:
+        super().__init__()
         self.game_spec = game
         self.player = build_player(player)
         self.out = out or sys.stdout
         self.seed = seed
-        self.limits: dict[str, Any] = {}
+        self.info: dict[str, int] = {}
         self.rule: int | None = None
         self.size: int | None = None
         self.state = None
@@ -56,123 +70,146 @@ class GomocupServer(LineServer):
             raise GameError(f"unsupported board size {self.size}")
         return state
 
-    def _reply(self) -> None:
-        if self.state.result() is not None or not self.state.legal_moves():
-            self.send("ERROR no legal move (game over)")
-            return
-        d = choose(self.player, self.state.copy(), self.limits or None)
-        self.state.push(d.move)
-        x, y = to_xy(self.state, d.move)
-        info = d.info or {}
-        if "depth" in info:
-            self.send(f"MESSAGE depth {info['depth']} value {d.value} nodes {info.get('nodes', 0)}")
-        self.send(f"{x},{y}")
-
     def _xy(self, text: str) -> tuple[int, int]:
+        parts = text.split(",")
+        if len(parts) != 2:
+            raise GameError(f"expected x,y, got {text!r}")
         try:
-            x, y = (int(v) for v in text.split(",")[:2])
+            return int(parts[0]), int(parts[1])
         except ValueError:
             raise GameError(f"expected x,y, got {text!r}") from None
-        return x, y
 
     def _need_state(self) -> None:
         if self.state is None:
             raise GameError("no game: send START first")
 
+    def request(self) -> Request:
+        """This move's limits from the ``INFO`` values received so far."""
+        info, req = self.info, Request()
+        if info.get("max_depth", 0) > 0:
+            req.depth = info["max_depth"]
+        if info.get("max_node", 0) > 0:
+            req.nodes = info["max_node"]
+        turn = info.get("timeout_turn")
+        left = info.get("time_left", info.get("timeout_match", 0) or None)
+        if turn == 0 or (left is not None and left / 1000 <= MOVE_OVERHEAD):
+            req.depth = 1  # "play as fast as possible" / the match clock is spent
+            return req
+        from ..search.timeman import allocate
+        budgets = []
+        if turn is not None:  # all of this move's own limit is ours
+            budgets.append(allocate(turn / 1000, 0.0, 1))
+        if left is not None:
+            budgets.append(allocate(left / 1000, 0.0, None))
+        if budgets:
+            limit = min(x for x in (turn, left) if x is not None) / 1000
+            req.hard = min(reserve(min(b.hard for b in budgets)), reserve(limit))
+            req.soft = min(min(b.soft for b in budgets), req.hard)
+        return req
+
+    def _think(self) -> None:
+        if self.state.result() is not None or not self.state.legal_moves():
+            self.send("ERROR no legal move (game over)")
+            return
+        self.think(self.request())
+
     # -- commands ------------------------------------------------------------------
-    def handle(self, line: str) -> bool:
-        """Process one line; False means END."""
-        text = line.strip()
+    def error(self, message: str) -> None:
+        self.send(f"ERROR {message}")
+
+    def dispatch(self, line: str) -> bool:
         if self._board_lines is not None:
-            if text.upper() == "DONE":
+            if line.upper() == "DONE":
                 lines, self._board_lines = self._board_lines, None
-                try:
-                    self._board(lines)
-                except GameError as exc:
-                    self.send(f"ERROR {exc}")
-            elif text:
-                self._board_lines.append(text)
+                self._board(lines)
+            elif line:
+                self._board_lines.append(line)
             return True
-        if not text:
+        if not line:
             return True
-        cmd, _, rest = text.partition(" ")
-        cmd = cmd.upper()
-        try:
-            if cmd == "START":
-                self.size = int(rest.strip())
-                self.state = self._new_state()
-                self.player.new_game(self.seed)
-                self.send("OK")
-            elif cmd == "RESTART":  # same seed every game (no history dependence)
-                self.state = self._new_state()
-                self.player.new_game(self.seed)
-                self.send("OK")
-            elif cmd == "BEGIN":
-                self._need_state()
-                if root_and_moves(self.state)[1]:
-                    raise GameError("BEGIN on a non-empty board")
-                self._reply()
-            elif cmd == "TURN":
-                self._need_state()
-                x, y = self._xy(rest)
-                self.state.push(from_xy(self.state, x, y))
-                self._reply()
-            elif cmd == "BOARD":
-                self._need_state()
-                self._board_lines = []
-            elif cmd == "INFO":
-                self._info(rest)
-            elif cmd == "TAKEBACK":
-                self._need_state()
-                _, moves = root_and_moves(self.state)
-                if not moves or to_xy(self.state, moves[-1]) != self._xy(rest):
-                    raise GameError(f"TAKEBACK {rest}: not the last move")
-                self.state.pop()
-                self.send("OK")
-            elif cmd == "PLAY":
-                self._need_state()
-                x, y = self._xy(rest)
-                self.state.push(from_xy(self.state, x, y))
-                self.send(f"{x},{y}")
-            elif cmd == "ABOUT":
-                self.send(f'name="gameai", version="{__version__}", author="gameai", '
-                          f'country="", www="", player="{self.player.name}"')
-            elif cmd == "END":
-                return False
-            elif cmd == "RECTSTART":
-                self.send("ERROR rectangular boards are not supported")
-            else:
-                self.send(f"UNKNOWN {cmd}")
-        except (GameError, ValueError) as exc:
-            self.send(f"ERROR {exc}")
+        cmd, _, rest = line.partition(" ")
+        cmd, rest = cmd.upper(), rest.strip()
+        if cmd == "INFO":
+            self._info(rest)
+            return True
+        if cmd == "ABOUT":
+            self.send(f'name="gameai", version="{__version__}", author="gameai", '
+                      f'country="", www="", player="{self.player.name}"')
+            return True
+        if cmd == "END":
+            self.finish_thinking(timeout=0.5)
+            return False
+        self.finish_thinking()  # everything else changes or reads the position
+        if cmd == "START":
+            self.size = parse_int("START board size", rest, lo=5)
+            self.state = self._new_state()
+            self.player.new_game(self.seed)
+            self.send("OK")
+        elif cmd == "RESTART":  # same seed every game (no history dependence)
+            self.state = self._new_state()
+            self.player.new_game(self.seed)
+            self.send("OK")
+        elif cmd == "BEGIN":
+            self._need_state()
+            if root_and_moves(self.state)[1]:
+                raise GameError("BEGIN on a non-empty board")
+            self._think()
+        elif cmd == "TURN":
+            self._need_state()
+            x, y = self._xy(rest)
+            self.state.push(from_xy(self.state, x, y))
+            self._think()
+        elif cmd == "BOARD":
+            self._need_state()
+            self._board_lines = []
+        elif cmd == "TAKEBACK":
+            self._need_state()
+            _, moves = root_and_moves(self.state)
+            if not moves or to_xy(self.state, moves[-1]) != self._xy(rest):
+                raise GameError(f"TAKEBACK {rest}: not the last move")
+            self.state.pop()
+            self.send("OK")
+        elif cmd == "PLAY":
+            self._need_state()
+            x, y = self._xy(rest)
+            self.state.push(from_xy(self.state, x, y))
+            self.send(f"{x},{y}")
+        elif cmd == "RECTSTART":
+            self.send("ERROR rectangular boards are not supported")
+        else:
+            self.send(f"UNKNOWN {cmd}")
         return True
 
     def _info(self, rest: str) -> None:
-        key, _, value = rest.strip().partition(" ")
-        key = key.lower()
-        if key == "timeout_turn":
-            ms = int(value)
-            if ms > 0:
-                self.limits["time"] = ms / 1000 * TIME_SHARE
-        elif key == "rule":
-            rule = int(value)
-            if rule != self.rule:
-                self.rule = rule
-                if self.state is not None:  # rebuild the position under the new rule
-                    _, moves = root_and_moves(self.state)
-                    fresh = self._new_state()
-                    for m in moves:  # same board size, so the move ints carry over
-                        fresh.push(m)
-                    self.state = fresh
-        # other keys (timeout_match, time_left, max_memory, game_type, folder) are ignored
+        key, _, value = rest.partition(" ")
+        key, value = key.lower(), value.strip()
+        key = {"max_nodes": "max_node"}.get(key, key)
+        if key not in _INT_INFO:
+            return  # max_memory, game_type, folder, evaluate: nothing to do
+        try:
+            v = int(value)
+        except ValueError:
+            raise GameError(f"INFO {key}: expected an integer, got {value!r}") from None
+        if key != "rule":
+            self.info[key] = v  # applies from the next move on
+        elif v != self.rule:
+            self.finish_thinking()
+            self.rule = v
+            if self.state is not None:  # rebuild the position under the new rule
+                _, moves = root_and_moves(self.state)
+                fresh = self._new_state()
+                for m in moves:  # same board size, so the move ints carry over
+                    fresh.push(m)
+                self.state = fresh
 
     def _board(self, lines: list[str]) -> None:
         own, opp = [], []
         for text in lines:
             parts = text.split(",")
-            if len(parts) != 3:
-                raise GameError(f"BOARD line {text!r}: expected x,y,field")
-            x, y, field = (int(p) for p in parts)
+            try:
+                x, y, field = (int(p) for p in parts)
+            except ValueError:
+                raise GameError(f"BOARD line {text!r}: expected x,y,field") from None
             if field == 1:
                 own.append((x, y))
             elif field == 2:
@@ -189,4 +226,27 @@ class GomocupServer(LineServer):
         for x, y in order:
             state.push(from_xy(state, x, y))
         self.state = state
-        self._reply()
+        self._think()
+
+    # -- replies (from the search thread) -----------------------------------------------
+    def report(self, row: dict, root) -> None:
+        value = row.get("value")
+        depth, nodes = int(row.get("depth", 0)), int(row.get("nodes", 0))
+        ms = max(0, int(round(float(row.get("time_s", 0.0)) * 1000)))
+        plies = mate_in(value) if value is not None else None
+        ev = "" if value is None else f" ev {int(round(value))}" if plies is None else \
+            f" ev {'win' if plies > 0 else 'loss'} in {abs(plies)} plies"
+        pv = line_texts(root, row.get("pv") or [], lambda s, m: "%d,%d" % to_xy(s, m))
+        self.send(f"MESSAGE depth {depth} seldepth {int(row.get('seldepth', depth))}{ev} "
+                  f"nodes {nodes} nps {nodes * 1000 // ms if ms else nodes * 1000} time {ms}"
+                  + (f" pv {' '.join(pv)}" if pv else ""))
+
+    def answer(self, decision: Decision, why: str | None, root) -> None:
+        if why:
+            self.send(f"MESSAGE {why}")
+        if decision.move is None:
+            self.send("ERROR no legal move")
+            return
+        x, y = to_xy(root, decision.move)
+        self.state.push(decision.move)  # the reader ends a search before touching the state
+        self.send(f"{x},{y}")

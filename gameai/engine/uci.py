@@ -1,26 +1,46 @@
 """UCI and UCCI servers: ``gameai engine --game xiangqi --protocol ucci`` (or ``uci``).
 
-Supported commands: ``uci``/``ucci``, ``isready``, ``ucinewgame``, ``setoption`` (``Seed``
-only; others are acknowledged and ignored), ``position startpos|fen <fen> [moves ...]``,
-``go [depth d] [nodes n] [movetime ms] [time ms [movestogo k]] [wtime/btime ms]
-[infinite]``, ``stop``, ``quit`` and ``d`` (print the board). The search runs
-synchronously, so ``stop`` cannot interrupt it: give ``go`` a limit. Replies: ``info depth
-.. score cp .. nodes .. time .. pv ..`` then ``bestmove <move>``; with no legal move UCI
-answers ``bestmove (none)`` and UCCI ``nobestmove``. Moves use the game's own text form
-(``move_str``/``parse_move``; for Xiangqi the ICCS-style ``h2e2``).
+Commands: ``uci``/``ucci``, ``isready``, ``ucinewgame``, ``setoption`` (``Seed``; UCCI
+``usemillisec`` and ``newgame``; others are acknowledged and ignored), ``position
+startpos|fen <fen> [moves ...]``, ``go``, ``stop``, ``ponderhit``, ``quit`` and ``d``
+(print the board). The search runs beside the command reader, so ``isready`` and ``stop``
+are answered at once during a long ``go``.
+
+``go`` limits: UCI ``wtime btime winc binc movestogo movetime depth nodes mate infinite
+ponder``; UCCI ``time increment movestogo opptime oppincrement oppmovestogo depth nodes``,
+``depth infinite``, ``ponder``, ``draw`` (ignored). A clock is turned into a soft and a
+hard budget by :func:`gameai.search.timeman.allocate`; the search deepens until the soft
+one. UCCI times are in milliseconds (``usemillisec`` is on by default, as in
+Fairy-Stockfish; ``setoption usemillisec false`` switches to the specification's seconds).
+
+Replies: after every finished iteration UCI prints ``info depth D seldepth S score cp X|mate
+N nodes N nps N time MS pv ...``; UCCI prints its own two lines, ``info depth D score X pv
+...`` (a mate as +-(10000 - plies), as ElephantEye does) and ``info time MS nodes N``.
+Every ``go`` ends with exactly one ``bestmove <move> [ponder <move>]`` (held back until
+``stop`` in ``go infinite`` and until ``ponderhit``/``stop`` in ``go ponder``); a bad
+request gets a legal fallback move and an ``info string`` saying why. With no legal move
+UCI answers ``bestmove (none)`` and UCCI ``nobestmove``. Moves use the game's own text
+(``move_str``/``parse_move``; for Xiangqi the ICCS ``h2e2``).
 """
 from __future__ import annotations
 
 import sys
-from typing import IO, Any
+from typing import IO
 
 from .. import __version__
 from ..errors import GameError
+from ..players.protocol import Decision
 from ..registry import load_game
-from .base import LineServer, build_player, choose
+from ..search.stats import mate_in
+from .base import MAX_DEPTH, MOVE_OVERHEAD, LineServer, Request, build_player, line_texts, parse_int, parse_ms, reserve
 
-#: Fraction of a remaining clock spent on one move when only a clock is given.
-CLOCK_SHARE = 1 / 30
+#: UCCI score of a mate in 0 plies (ElephantEye's MATE_VALUE); mates print as +-(this - plies).
+UCCI_MATE = 10000
+#: ``go`` keywords followed by an integer (count) or a time (milliseconds), and flags.
+_INT_KEYS = ("depth", "nodes", "mate", "movestogo", "oppmovestogo")
+_TIME_KEYS = ("wtime", "btime", "winc", "binc", "movetime", "time", "increment", "opptime",
+              "oppincrement")
+_FLAGS = ("infinite", "ponder", "draw")
 
 
 class UciServer(LineServer):
@@ -28,6 +48,7 @@ class UciServer(LineServer):
 
     def __init__(self, game: str, player: str | None = None, protocol: str = "uci",
                  out: IO[str] | None = None, seed: int = 0) -> None:
+        super().__init__()
         if protocol not in ("uci", "ucci"):
             raise GameError(f"protocol {protocol!r}: expected uci or ucci")
         self.protocol = protocol
@@ -35,62 +56,91 @@ class UciServer(LineServer):
         self.player = build_player(player)
         self.out = out or sys.stdout
         self.seed = seed
+        self.millisec = True
         self.state = load_game(game)
         self.player.new_game(self.seed)
 
-    def handle(self, line: str) -> bool:
-        """Process one command; False means quit."""
+    # -- move text ----------------------------------------------------------------------
+    def move_text(self, state, move) -> str:
+        return state.move_str(move)
+
+    def parse_move(self, state, text: str):
+        return state.parse_move(text)
+
+    # -- commands -----------------------------------------------------------------------
+    def error(self, message: str) -> None:
+        self.send(f"info string error: {message}")
+
+    def dispatch(self, line: str) -> bool:
         parts = line.split()
         if not parts:
             return True
         cmd, args = parts[0], parts[1:]
-        try:
-            if cmd in ("uci", "ucci"):
-                self.send(f"id name gameai {__version__} ({self.player.name})")
-                self.send("id author gameai")
-                self.send(("option name Seed" if self.protocol == "uci" else "option seed")
-                          + " type spin default 0 min 0 max 2147483647")
-                self.send(f"{self.protocol}ok")
-            elif cmd == "isready":
-                self.send("readyok")
-            elif cmd == "ucinewgame":  # same seed each game: results never depend on
-                self.player.new_game(self.seed)  # how many games this process played
-            elif cmd == "setoption":
-                self._setoption(args)
-            elif cmd == "position":
-                self._position(args)
-            elif cmd == "go":
-                self._go(args)
-            elif cmd in ("stop", "ponderhit", "probe", "banmoves"):
-                pass
-            elif cmd == "quit":
-                return False
-            elif cmd == "d":
-                for row in str(self.state).splitlines():
-                    self.send(f"info string {row}")
+        if cmd in ("uci", "ucci"):
+            self.send(f"id name gameai {__version__} ({self.player.name})")
+            self.send("id author gameai")
+            if self.protocol == "uci":
+                self.send("option name Seed type spin default 0 min 0 max 2147483647")
+                self.send("option name Ponder type check default false")
             else:
-                self.send(f"info string unknown command {cmd}")
-        except GameError as exc:
-            self.send(f"info string error: {exc}")
+                self.send("option usemillisec type check default true")
+                self.send("option seed type spin default 0 min 0 max 2147483647")
+            self.send(f"{self.protocol}ok")
+        elif cmd == "isready":
+            self.send("readyok")
+        elif cmd == "ucinewgame":  # same seed each game: results never depend on
+            self.finish_thinking()  # how many games this process played
+            self.player.new_game(self.seed)
+        elif cmd == "setoption":
+            self._setoption(args)
+        elif cmd == "position":
+            self._position(args)
+        elif cmd == "go":
+            self._go(args)
+        elif cmd == "stop":
+            if self.thinking is not None:
+                self.thinking.halt()
+        elif cmd == "ponderhit":
+            if self.thinking is not None:
+                self.thinking.ponderhit()
+        elif cmd == "quit":
+            self.finish_thinking(timeout=2.0)
+            if self.protocol == "ucci":
+                self.send("bye")
+            return False
+        elif cmd == "d":
+            for row in str(self.state).splitlines():
+                self.send(f"info string {row}")
+        elif cmd in ("debug", "register", "probe", "banmoves"):
+            pass  # accepted and ignored
+        else:
+            self.send(f"info string unknown command {cmd!r}")
         return True
 
     def _setoption(self, args: list[str]) -> None:
-        text = " ".join(args)
-        low = text.lower()
-        if low.startswith("name seed value ") or low.startswith("seed "):  # UCI / UCCI style
-            try:
-                self.seed = int(text.split()[-1])
-            except ValueError:
-                raise GameError(f"setoption: seed must be an integer, got {text.split()[-1]!r}") from None
+        words = [w for w in args if w.lower() not in ("name", "value")]  # UCI / UCCI style
+        if not words:
+            raise GameError("setoption: expected an option name")
+        name, value = words[0].lower(), " ".join(words[1:])
+        if name == "seed":
+            seed = parse_int("setoption seed", value, lo=0)
+            self.finish_thinking()
+            self.seed = seed
             self.player.new_game(self.seed)
+        elif name == "usemillisec":
+            self.millisec = value.lower() != "false"
+        elif name == "newgame":  # UCCI's new-game signal
+            self.finish_thinking()
+            self.player.new_game(self.seed)
+        # other options (Hash, Threads, Ponder, ...) are accepted and ignored
 
     def _position(self, args: list[str]) -> None:
-        if not args:
-            raise GameError("position: expected startpos or fen")
         moves: list[str] = []
         if "moves" in args:
             i = args.index("moves")
             args, moves = args[:i], args[i + 1:]
+        if not args:
+            raise GameError("position: expected startpos or fen before the moves")
         if args[0] == "startpos":
             state = load_game(self.game_spec)
         elif args[0] == "fen":
@@ -100,58 +150,126 @@ class UciServer(LineServer):
             state = load_game(self.game_spec, fen=fen)
         else:
             raise GameError(f"position: expected startpos or fen, got {args[0]!r}")
-        for text in moves:
-            state.push(state.parse_move(text))  # parse_move validates; error keeps old state
+        for i, text in enumerate(moves):
+            try:
+                state.push(self.parse_move(state, text))  # validates; an error keeps the old state
+            except GameError as exc:
+                raise GameError(f"position: move {i + 1} {text!r}: {exc}; position unchanged") from None
         self.state = state
 
-    def _limits(self, args: list[str]) -> dict[str, Any]:
+    # -- go -------------------------------------------------------------------------------
+    def parse_go(self, args: list[str]) -> Request:
+        """The request a ``go`` line makes; ``ValueError`` names the first bad value."""
         opts: dict[str, float] = {}
+        flags: set[str] = set()
+        notes: list[str] = []
         i = 0
         while i < len(args):
             key = args[i]
-            if key in ("infinite", "ponder", "draw"):
+            if key in _FLAGS:
+                flags.add(key)
                 i += 1
-                continue
-            if i + 1 < len(args):
-                try:
-                    opts[key] = float(args[i + 1])
-                except ValueError:
-                    raise GameError(f"go: {key} needs a number, got {args[i + 1]!r}") from None
-            i += 2
-        limits: dict[str, Any] = {}
+            elif key == "searchmoves":  # moves until the next keyword
+                i += 1
+                while i < len(args) and args[i] not in _INT_KEYS + _TIME_KEYS + _FLAGS:
+                    i += 1
+                notes.append("searchmoves not supported: all moves searched")
+            elif key in _INT_KEYS or key in _TIME_KEYS:
+                if i + 1 >= len(args):
+                    raise ValueError(f"go {key}: missing value")
+                value = args[i + 1]
+                if key == "depth" and value == "infinite":  # UCCI spelling
+                    flags.add("infinite")
+                elif key in _INT_KEYS:
+                    opts[key] = parse_int(f"go {key}", value, lo=0 if key.endswith("movestogo") else 1)
+                else:
+                    opts[key] = parse_ms(f"go {key}", value)
+                i += 2
+            else:
+                notes.append(f"go: ignored unknown token {key!r}")
+                i += 1
+        req = Request(infinite="infinite" in flags, ponder="ponder" in flags)
         if "depth" in opts:
-            limits["depth"] = int(opts["depth"])
+            req.depth = int(opts["depth"])
+        elif "mate" in opts:
+            req.depth = 2 * int(opts["mate"]) - 1
+        if req.depth is not None and req.depth > MAX_DEPTH:
+            notes.append(f"depth {req.depth} searched as {MAX_DEPTH}")
+            req.depth = MAX_DEPTH
         if "nodes" in opts:
-            limits["nodes"] = int(opts["nodes"])
+            req.nodes = int(opts["nodes"])
+        unit = 1000.0 if self.protocol == "uci" or self.millisec else 1.0
         if "movetime" in opts:
-            limits["time"] = opts["movetime"] / 1000
-        elif "time" in opts:  # UCCI: remaining time; movestogo 1 means "all of it now"
-            limits["time"] = opts["time"] / 1000 / max(1.0, opts.get("movestogo", 1 / CLOCK_SHARE))
+            req.hard = req.soft = reserve(opts["movetime"] / 1000)
         else:
-            clock = opts.get("wtime" if self.state.to_move == 0 else "btime")
-            if clock is not None:
-                limits["time"] = clock / 1000 * CLOCK_SHARE
-        return limits
+            own = "time" if "time" in opts else ("wtime", "btime")[self.state.to_move % 2]
+            inc = "increment" if "time" in opts else ("winc", "binc")[self.state.to_move % 2]
+            if own in opts:
+                self._clock(req, opts[own] / unit, opts.get(inc, 0.0) / unit,
+                            int(opts.get("movestogo") or 0) or None, notes)
+        req.notes = tuple(notes)
+        return req
+
+    @staticmethod
+    def _clock(req: Request, remaining: float, increment: float, movestogo: int | None,
+               notes: list[str]) -> None:
+        """Soft and hard budgets from the clock (seconds) via the time manager."""
+        if remaining <= MOVE_OVERHEAD:
+            notes.append("no time left on the clock: a one-ply answer")
+            req.depth = 1
+            return
+        from ..search.timeman import allocate
+        budget = allocate(remaining, increment, movestogo)
+        req.hard = min(reserve(budget.hard), reserve(remaining))
+        req.soft = min(budget.soft, req.hard)
 
     def _go(self, args: list[str]) -> None:
-        limits = self._limits(args)
-        if self.state.result() is not None or not self.state.legal_moves():
+        try:
+            req = self.parse_go(args)
+        except Exception as exc:  # a bad request still gets exactly one bestmove
+            req = Request(infinite="infinite" in args, ponder="ponder" in args,
+                          error=f"bad go command ({exc}): playing a fallback move")
+        for note in req.notes:
+            self.send(f"info string {note}")
+        self.think(req)
+
+    # -- replies (from the search thread) -----------------------------------------------
+    def report(self, row: dict, root) -> None:
+        value = row.get("value")
+        pv = " ".join(line_texts(root, row.get("pv") or [], self.move_text))
+        depth, nodes = int(row.get("depth", 0)), int(row.get("nodes", 0))
+        ms = max(0, int(round(float(row.get("time_s", 0.0)) * 1000)))
+        if self.protocol == "ucci":
+            plies = mate_in(value) if value is not None else None
+            score = "" if value is None else \
+                f" score {int(value)}" if plies is None else \
+                f" score {(UCCI_MATE - abs(plies)) * (1 if plies > 0 else -1)}"
+            self.send(f"info depth {depth}{score}" + (f" pv {pv}" if pv else ""))
+            self.send(f"info time {ms} nodes {nodes}")
+            return
+        fields = [f"depth {depth}", f"seldepth {int(row.get('seldepth', depth))}"]
+        if value is not None:
+            plies = mate_in(value)
+            if plies is None:
+                fields.append(f"score cp {int(round(value))}")
+            else:  # UCI counts mates in moves; negative: we are mated
+                fields.append(f"score mate {(plies + 1) // 2 if plies > 0 else -(-plies // 2)}")
+        fields += [f"nodes {nodes}", f"nps {nodes * 1000 // ms if ms else nodes * 1000}",
+                   f"time {ms}"]
+        if pv:
+            fields.append(f"pv {pv}")
+        self.send("info " + " ".join(fields))
+
+    def answer(self, decision: Decision, why: str | None, root) -> None:
+        if why:
+            self.send(f"info string {why}")
+        if decision.move is None:
             self.send("nobestmove" if self.protocol == "ucci" else "bestmove (none)")
             return
-        work = self.state.copy()
-        d = choose(self.player, work, limits or None)
-        info = d.info or {}
-        fields = []
-        if "depth" in info:
-            fields.append(f"depth {int(info['depth'])}")
-        if d.value is not None:
-            fields.append(f"score cp {int(d.value)}")
-        if "nodes" in info:
-            fields.append(f"nodes {int(info['nodes'])}")
-        if "time_s" in info:
-            fields.append(f"time {int(info['time_s'] * 1000)}")
-        if info.get("pv"):
-            fields.append(f"pv {info['pv']}")
-        if fields:
-            self.send("info " + " ".join(fields))
-        self.send(f"bestmove {self.state.move_str(d.move)}")
+        line = "bestmove " + self.move_text(root, decision.move)
+        pv = (decision.info or {}).get("pv") or []
+        if len(pv) >= 2 and pv[0] == decision.move:
+            ponder = line_texts(root, pv[:2], self.move_text)
+            if len(ponder) == 2:
+                line += f" ponder {ponder[1]}"
+        self.send(line)
