@@ -177,8 +177,11 @@ class Thinking:
         if not self.request.ponder or self._hit_at is not None:
             return
         self._hit_at = time.monotonic()
-        if self.request.hard is not None:
-            self._timer = threading.Timer(self.request.hard, self.stop.set)
+        req = self.request
+        if req.hard is None and req.depth is None and req.nodes is None:
+            self.stop.set()  # nothing bounds the search from here: answer with what we have
+        if req.hard is not None:
+            self._timer = threading.Timer(req.hard, self.stop.set)
             self._timer.daemon = True
             self._timer.start()
         self.release.set()
@@ -230,12 +233,13 @@ class Thinking:
                 return self.player.choose(self.work, limits=limits)
             return self.player.choose(self.work)
         from ..search.stats import Limits
-        timed = not req.ponder          # while pondering the clock has not started
+        timed = not (req.ponder or req.infinite)  # pondering: the clock has not started
         limits = Limits(depth=req.search_depth(), nodes=req.nodes,
                         time=req.hard if timed else None, soft_time=req.soft if timed else None)
-        kwargs: dict[str, Any] = {"on_iteration": self._iteration}
-        if _accepts(searcher.search, "stop"):
-            kwargs["stop"] = self.stop
+        kwargs: dict[str, Any] = {}
+        for name, value in (("on_iteration", self._iteration), ("stop", self.stop)):
+            if _accepts(searcher.search, name):
+                kwargs[name] = value
         result = searcher.search(self.work, limits, **kwargs)
         st = result.stats
         if not self.reported and result.move is not None:  # no iteration reported: one line
@@ -286,6 +290,8 @@ class LineServer:
                 self.wait()
         finally:
             self.finish_thinking(timeout=2.0)
+            with self._lock:  # a search that would not stop must not write during exit
+                self.closed = True
             self.player.close()
 
     def handle(self, line: str) -> bool:

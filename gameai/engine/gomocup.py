@@ -29,7 +29,7 @@ from ..players.protocol import Decision
 from ..registry import GAMES, load_game
 from ..search.stats import mate_in
 from ..spec import format_spec, parse_spec
-from .base import MOVE_OVERHEAD, LineServer, Request, build_player, line_texts, parse_int, reserve
+from .base import MOVE_OVERHEAD, LineServer, Request, build_player, line_texts, parse_int
 from .notation import board_size, from_xy, root_and_moves, to_xy
 
 #: Gomocup ``INFO rule`` bitmask -> the gomoku game's ``rule`` parameter value.
@@ -101,9 +101,8 @@ class GomocupServer(LineServer):
             budgets.append(allocate(turn / 1000, 0.0, 1))
         if left is not None:
             budgets.append(allocate(left / 1000, 0.0, None))
-        if budgets:
-            limit = min(x for x in (turn, left) if x is not None) / 1000
-            req.hard = min(reserve(min(b.hard for b in budgets)), reserve(limit))
+        if budgets:  # the tighter of the two (allocate keeps the reply overhead)
+            req.hard = min(b.hard for b in budgets)
             req.soft = min(min(b.soft for b in budgets), req.hard)
         return req
 

@@ -199,7 +199,10 @@ class UciServer(LineServer):
         if "nodes" in opts:
             req.nodes = int(opts["nodes"])
         unit = 1000.0 if self.protocol == "uci" or self.millisec else 1.0
-        if "movetime" in opts:
+        if "movetime" in opts and opts["movetime"] / 1000 <= MOVE_OVERHEAD:
+            notes.append("movetime too short to search: a one-ply answer")
+            req.depth = 1
+        elif "movetime" in opts:
             req.hard = req.soft = reserve(opts["movetime"] / 1000)
         else:
             own = "time" if "time" in opts else ("wtime", "btime")[self.state.to_move % 2]
@@ -219,9 +222,8 @@ class UciServer(LineServer):
             req.depth = 1
             return
         from ..search.timeman import allocate
-        budget = allocate(remaining, increment, movestogo)
-        req.hard = min(reserve(budget.hard), reserve(remaining))
-        req.soft = min(budget.soft, req.hard)
+        budget = allocate(remaining, increment, movestogo)  # keeps its own reply overhead
+        req.hard, req.soft = budget.hard, min(budget.soft, budget.hard)
 
     def _go(self, args: list[str]) -> None:
         try:
