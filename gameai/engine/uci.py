@@ -84,6 +84,7 @@ class UciServer(LineServer):
                 self.send("option name Ponder type check default false")
             else:
                 self.send("option usemillisec type check default true")
+                self.send("option newgame type button")
                 self.send("option seed type spin default 0 min 0 max 2147483647")
             self.send(f"{self.protocol}ok")
         elif cmd == "isready":
