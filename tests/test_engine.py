@@ -589,9 +589,12 @@ def test_gomocup_engine_thinks_beside_the_reader(engines):
         e.send(*bad)
         reply = e.read_until(lambda s: s.startswith(("ERROR", "UNKNOWN")))
         assert not re.fullmatch(r"\d+,\d+", "\n".join(reply)), (bad, reply)
-    # a long think (30 s a move) ends when the manager says END
+    # a long think (30 s a move): ABOUT is answered meanwhile, END ends it
     e.send("START 15", "INFO timeout_turn 30000", "BOARD", "7,7,2", "DONE")
     e.read_until(lambda s: s.startswith("MESSAGE depth"))
+    e.send("INFO time_left 100000", "ABOUT")
+    during = e.read_until(lambda s: s.startswith("name="))
+    assert not any(re.fullmatch(r"\d+,\d+", s) for s in during), during
     assert e.close("END") == 0
 
 
