@@ -14,6 +14,7 @@ import pytest
 
 import gameai
 from gameai.engine.gomocup import GomocupServer
+from gameai.engine.notation import xiangqi_convert
 from gameai.engine.uci import UciServer
 from gameai.players.engine import EngineFault, EnginePlayer
 from gameai.tournament.runner import TournamentConfig, run_tournament
@@ -372,11 +373,12 @@ UCCI_INFO = re.compile(r"^info depth (\d+) score (-?\d+)(?: pv((?: \S+)+))?$")
 UCCI_TIME = re.compile(r"^info time (\d+) nodes (\d+)$")
 
 
-def _legal_line(game, moves, fen=None):
-    """Push ``moves`` (text) from the start position or ``fen``; raises if one is illegal."""
-    g = gameai.load_game(game, **({"fen": fen} if fen else {}))
+def _legal_line(game, moves, notation="iccs"):
+    """Push ``moves`` (text; Xiangqi in ``notation``) from the start position; raises if one
+    is illegal."""
+    g = gameai.load_game(game)
     for m in moves:
-        g.push(g.parse_move(m))
+        g.push(g.parse_move(xiangqi_convert(m, notation, "iccs") if game == "xiangqi" else m))
     return g
 
 
@@ -390,7 +392,7 @@ def test_isready_and_stop_answered_during_a_long_search(engines, protocol):
     e.send("stop")
     lines = e.bestmove()
     move = lines[-1].split()[1]
-    _legal_line("xiangqi", [move])
+    _legal_line("xiangqi", [move], notation=protocol)
     assert not any(s.startswith("bestmove") for s in e.sync())  # exactly one bestmove
     assert e.close() == 0
 
@@ -425,7 +427,7 @@ def test_quit_during_a_search_ends_the_engine(engines):
 #: engine holds (the start position: bad ``position`` commands leave it unchanged).
 BAD_LINES = [
     [b"position moves h2e2"],
-    [b"position startpos moves h2e2 h2e2"],
+    [b"position startpos moves h3e3 h3e3"], [b"position startpos moves h2e2"],
     [b"position startpos moves z9z9"],
     [b"position fen not-a-fen w"],
     [b"position"],
@@ -449,7 +451,7 @@ def test_every_bad_line_gets_exactly_one_bestmove(engines):
         lines = e.bestmove()
         words = lines[-1].split()
         assert words[0] == "bestmove", (case, lines)
-        _legal_line("xiangqi", [words[1]])  # legal from the start position
+        _legal_line("xiangqi", [words[1]], notation="uci")  # legal from the start position
         after = e.sync()
         assert not any(s.startswith("bestmove") for s in after), (case, after)
         if case[0].startswith(b"go") and case[0] not in (b"go depth 99999 movetime 300",
@@ -471,7 +473,7 @@ def test_mcts_engine_with_bad_and_good_node_limits(engines):
 
 def test_uci_info_line_per_iteration_parses_and_ends_with_its_move(engines):
     e = engines("--game", "xiangqi", "--protocol", "uci")
-    e.send("uci", "position startpos moves h2e2", "go depth 3")
+    e.send("uci", "position startpos moves h3e3", "go depth 3")
     lines = e.bestmove()
     infos = [UCI_INFO.match(s) for s in lines if s.startswith("info depth")]
     assert all(infos), lines
@@ -481,7 +483,7 @@ def test_uci_info_line_per_iteration_parses_and_ends_with_its_move(engines):
     for m in infos:
         pv = m.group(8).split()
         assert 1 <= len(pv) <= int(m.group(2)) + 1
-        _legal_line("xiangqi", ["h2e2", *pv])  # every PV is a legal line from the position
+        _legal_line("xiangqi", ["h3e3", *pv], notation="uci")  # every PV is a legal line
         assert int(m.group(2)) >= int(m.group(1))  # seldepth >= depth
     assert lines[-1].split()[1] == infos[-1].group(8).split()[0]
     assert e.close() == 0
@@ -516,12 +518,24 @@ def test_ucci_clock_is_spent_sensibly(engines):
     assert e.close() == 0
 
 
+def test_xiangqi_move_text_is_iccs_under_ucci_and_ranks_1_to_10_under_uci():
+    for protocol, first, other in (("ucci", "h2e2", "h3e3"), ("uci", "h3e3", "h2e2")):
+        s = UciServer("xiangqi", "alphabeta(depth=1)", protocol)
+        out = _session(s, [f"position startpos moves {first}", "go depth 1"])
+        assert s.state.ply == 1, out  # the central cannon: h2e2 in ICCS is h3e3 in UCI
+        reply = out[-1].split()[1]
+        _legal_line("xiangqi", [first, reply], notation=protocol)
+        out = _session(s, [f"position startpos moves {other}"])
+        assert s.state.ply == 1 and out[0].startswith("info string error"), out
+
+
 def test_go_limits_become_soft_and_hard_budgets():
     from gameai.engine.base import MAX_DEPTH
     s = UciServer("xiangqi", "random", "uci")
     r = s.parse_go("wtime 60000 btime 1000 winc 0 binc 0".split())  # red to move
     assert 0.5 < r.soft <= r.hard < 60 and r.search_depth() == MAX_DEPTH
-    s.handle("position startpos moves h2e2")  # black to move: black's second on the clock
+    s.handle("position startpos moves h3e3")  # black to move: black's second on the clock
+    assert s.state.to_move == 1
     r = s.parse_go("wtime 60000 btime 1000".split())
     assert r.hard < 1.0 and r.soft < 0.5
     r = s.parse_go("movetime 2000 depth 7".split())

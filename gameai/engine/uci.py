@@ -20,7 +20,8 @@ Every ``go`` ends with exactly one ``bestmove <move> [ponder <move>]`` (held bac
 ``stop`` in ``go infinite`` and until ``ponderhit``/``stop`` in ``go ponder``); a bad
 request gets a legal fallback move and an ``info string`` saying why. With no legal move
 UCI answers ``bestmove (none)`` and UCCI ``nobestmove``. Moves use the game's own text
-(``move_str``/``parse_move``; for Xiangqi the ICCS ``h2e2``).
+(``move_str``/``parse_move``): for Xiangqi ICCS (``h2e2``, ranks 0-9) under UCCI, and the
+UCI Xiangqi convention of Fairy-Stockfish (``h3e3``, ranks 1-10) under UCI.
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ from ..players.protocol import Decision
 from ..registry import load_game
 from ..search.stats import mate_in
 from .base import MAX_DEPTH, MOVE_OVERHEAD, LineServer, Request, build_player, line_texts, parse_int, parse_ms, reserve
+from .notation import variant_of, xiangqi_convert
 
 #: UCCI score of a mate in 0 plies (ElephantEye's MATE_VALUE); mates print as +-(this - plies).
 UCCI_MATE = 10000
@@ -58,13 +60,18 @@ class UciServer(LineServer):
         self.seed = seed
         self.millisec = True
         self.state = load_game(game)
+        #: UCI Xiangqi moves count ranks 1-10 as Fairy-Stockfish does; UCCI's ICCS 0-9
+        self.uci_xiangqi = protocol == "uci" and variant_of(self.state) == "xiangqi"
         self.player.new_game(self.seed)
 
     # -- move text ----------------------------------------------------------------------
     def move_text(self, state, move) -> str:
-        return state.move_str(move)
+        text = state.move_str(move)
+        return xiangqi_convert(text, "iccs", "uci") if self.uci_xiangqi else text
 
     def parse_move(self, state, text: str):
+        if self.uci_xiangqi:  # bad text raises IllegalMoveError naming the move
+            text = xiangqi_convert(text, "uci", "iccs")
         return state.parse_move(text)
 
     # -- commands -----------------------------------------------------------------------
