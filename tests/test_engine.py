@@ -378,7 +378,9 @@ def _legal_line(game, moves, notation="iccs"):
     is illegal."""
     g = gameai.load_game(game)
     for m in moves:
-        g.push(g.parse_move(xiangqi_convert(m, notation, "iccs") if game == "xiangqi" else m))
+        if game == "xiangqi":
+            m = xiangqi_convert(m, "uci" if notation == "uci" else "iccs", "iccs")
+        g.push(g.parse_move(m))
     return g
 
 
