@@ -68,7 +68,7 @@ def _minimal(game: str, pos: str, depth: int) -> dict:
     t0 = time.perf_counter()
     mt = minimal_tree(s, depth, gameai.make_evaluator(s.default_eval))
     return {"game": game, "position": pos, "depth": depth, "minimal_nodes": mt.nodes,
-            "minimal_leaves": mt.leaves + mt.terminals, "exact_value": mt.value,
+            "minimal_leaves": mt.leaves, "minimal_graph_nodes": mt.graph_nodes, "exact_value": mt.value,
             "oracle_nodes": mt.oracle_nodes, "oracle_time_s": time.perf_counter() - t0}
 
 
