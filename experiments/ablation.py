@@ -1,18 +1,27 @@
-"""Enhancement ablation in the manner of Schaeffer (1989).
+"""Enhancement ablation in the manner of Schaeffer (1989, "The history heuristic and
+alpha-beta search enhancements in practice"), powered by fixed position suites.
 
-On fixed suites of Xiangqi and Gomoku middle-game positions (experiments/positions.py),
-every combination of {alpha-beta, NegaScout} x history heuristic x transposition table x
-killer moves x {fixed depth, iterative deepening, iterative deepening + aspiration} (48
-searchers) at a ladder of depths: nodes, leaves, cutoffs, time, and the ratio to the
-minimal tree of each position and depth (gameai.search.minimal: exact values from a full
-memoised search, then the perfectly ordered alpha-beta tree counted by Knuth & Moore's
-node types). A second table compares the 000 document's two history keys ((from,to) vs
-(piece,from,to)) and its two table lifetimes (cleared per decision vs kept for the game)
-over consecutive decisions of one game per position.
+On the committed suites of middle-game positions (experiments/suites.py: Xiangqi,
+Gomoku, Renju), every combination of {alpha-beta, NegaScout} x history heuristic x
+transposition table x killer moves x {fixed depth, iterative deepening, iterative
+deepening + aspiration} (48 searchers) searches every position at every depth of a
+ladder. Per position and depth: nodes, leaves, time, first-move cutoff rate, the
+effective branching factor ``nodes(d) / nodes(d-1)`` (odd and even depths apart: with
+alpha-beta they alternate), and the ratio to the true minimal tree and minimal graph of
+that position (gameai.search.minimal_tree: cheapest Knuth-Moore proof; distinct positions
+of it, as Plaat et al. 1996 measured).
 
-Quick: 2 positions per game, depths 1-4 (Xiangqi) and 1-3 (Gomoku). ``--full``: all 6
-positions of each suite at the same depths (the minimal-tree oracle is a full-width
-search, so a deeper ladder costs ~10^8 positions per position).
+Summaries are geometric means over the suite with 95% bootstrap intervals. Each claim
+is judged by the rule in experiments/intervals.py, written before the data: a paired
+ratio (say NegaScout / alpha-beta on the same position, depth and switches) must have its
+interval below 1 in *every* setting of the other switches to hold, and fails if it lies
+above 1 in any.
+
+Quick: 8 positions per game; depths Xiangqi 1-3, Gomoku and Renju 1-2 (to stay within the
+few minutes the quick reproduce allows; the TT finds few transpositions that shallow). ``--full``: all
+32 positions; Xiangqi 1-5, Gomoku and Renju 1-4, minimal trees at every depth (the
+Xiangqi depth-5 minimal tree took 9 minutes for one position on the loaded session
+machine, so the full setting runs for hours on two cores).
 """
 from __future__ import annotations
 
@@ -26,17 +35,29 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
+from matplotlib.ticker import MaxNLocator
 from tqdm import tqdm
 
 import gameai
-from gameai.search.minimal import minimal_tree
+from gameai.search import minimal_tree
 
-from . import positions
+from . import suites
 from ._common import Claim, Results, cli, command_for
+from .intervals import below_one, describe, geo_ci, mean_ci
 
 NAME = "ablation"
 SWITCHES = ("history", "tt", "killers")
 MODES = {"fixed": "", "id": ",id=true", "id+asp": ",id=true,aspiration=true"}
+GAMES = suites.GAMES
+QUICK = {"positions": 8, "depths": {"xiangqi": 3, "gomoku": 2, "renju": 2}}
+FULL = {"positions": 32, "depths": {"xiangqi": 5, "gomoku": 4, "renju": 4}}
+SOURCES = {
+    "knuth": "Knuth & Moore 1975, An analysis of alpha-beta pruning",
+    "schaeffer": "Schaeffer 1989, The history heuristic and alpha-beta search enhancements in practice",
+    "plaat": "Plaat, Schaeffer, Pijls & de Bruin 1996, Best-first fixed-depth minimax algorithms",
+    "000": "000 document (shared Xiangqi/Gomoku base class)",
+    "003": "003 document (the Gomoku thesis)",
+}
 
 
 def configs() -> list[dict]:
@@ -51,153 +72,167 @@ def configs() -> list[dict]:
     return out
 
 
-def _search(game: str, pos: str, depth: int, cfg: dict) -> dict:
-    s = positions.state(game, pos)
-    searcher = gameai.make_searcher(cfg["spec"].format(depth=depth))
-    r = searcher.search(s)
+def _search(game: str, pos: str, spec_text: str, depth: int, cfg: dict) -> dict:
+    s = suites.state(game, spec_text)
+    r = gameai.make_searcher(cfg["spec"].format(depth=depth)).search(s)
     st = r.stats
-    return {"game": game, "position": pos, "depth": depth, **{k: cfg[k] for k in ("label", "base", "mode", *SWITCHES)},
-            "nodes": st.nodes, "leaves": st.leaves, "terminals": st.terminals,
-            "cutoffs": st.cutoffs, "first_move_cutoffs": st.first_move_cutoffs,
-            "tt_hits": st.tt_hits, "researches": st.researches, "time_s": st.time_s,
-            "value": r.value, "move": s.move_str(r.move) if r.move is not None else None}
+    return {"game": game, "position": pos, "depth": depth,
+            **{k: cfg[k] for k in ("label", "base", "mode", *SWITCHES)},
+            "nodes": st.nodes, "leaves": st.leaves + st.terminals, "cutoffs": st.cutoffs,
+            "first_move_cutoffs": st.first_move_cutoffs, "tt_hits": st.tt_hits,
+            "researches": st.researches, "time_s": st.time_s, "value": r.value}
 
 
-def _minimal(game: str, pos: str, depth: int) -> dict:
-    s = positions.state(game, pos)
+def _minimal(game: str, pos: str, spec_text: str, depth: int) -> dict:
+    s = suites.state(game, spec_text)
     t0 = time.perf_counter()
     mt = minimal_tree(s, depth, gameai.make_evaluator(s.default_eval))
     return {"game": game, "position": pos, "depth": depth, "minimal_nodes": mt.nodes,
-            "minimal_leaves": mt.leaves, "minimal_graph_nodes": mt.graph_nodes, "exact_value": mt.value,
-            "oracle_nodes": mt.oracle_nodes, "oracle_time_s": time.perf_counter() - t0}
+            "minimal_leaves": mt.leaves, "minimal_graph_nodes": mt.graph_nodes,
+            "exact_value": mt.value, "oracle_nodes": mt.oracle_nodes,
+            "oracle_time_s": time.perf_counter() - t0}
 
 
-def _history_over_game(game: str, pos: str, depth: int, plies: int) -> list[dict]:
-    """Search consecutive decisions of one game (moves from a fixed searcher) with each
-    history setting; sums nodes over the decisions."""
-    s = positions.state(game, pos)
-    driver = gameai.make_searcher(f"alphabeta(depth={depth},tt=true,history=true)")
-    line = []
-    for _ in range(plies):
-        if s.result() is not None:
-            break
-        m = driver.search(s).move
-        line.append(m)
-        s.push(m)
-    for _ in line:
-        s.pop()
+def paired(df: pd.DataFrame, game: str, depth: int, switch: str, on, off,
+           seed: int, metric: str = "nodes") -> dict[str, tuple[float, float, float]]:
+    """Per setting of the other switches: geo-mean (with 95% CI) of metric(on) / metric(off)."""
+    sub = df[(df.game == game) & (df.depth == depth)]
+    others = [c for c in ("base", *SWITCHES, "mode") if c != switch]
+    out = {}
+    for key, grp in sub.groupby(others):
+        a = grp[grp[switch] == on].set_index("position")[metric]
+        b = grp[grp[switch] == off].set_index("position")[metric]
+        common = a.index.intersection(b.index)
+        if len(common):
+            label = "+".join(f"{k}={v}" for k, v in zip(others, key) if v is not False)
+            out[label] = geo_ci((a[common] / b[common]).to_numpy(), seed)
+    return out
+
+
+def summarise(df: pd.DataFrame, seed: int) -> pd.DataFrame:
     rows = []
-    for key, keep in itertools.product(("fromto", "piece"), (False, True)):
-        searcher = gameai.make_searcher(
-            f"alphabeta(depth={depth},history=true,history_key={key},history_keep={str(keep).lower()})")
-        total = 0
-        for m in line:
-            total += searcher.search(s).stats.nodes
-            s.push(m)
-        for _ in line:
-            s.pop()
-        rows.append({"game": game, "position": pos, "depth": depth, "history_key": key,
-                     "history_keep": keep, "decisions": len(line), "nodes": total})
-    return rows
+    for (game, label, depth), g in df.groupby(["game", "label", "depth"]):
+        row = {"game": game, "label": label, "depth": depth, "positions": len(g)}
+        for col in ("nodes", "ratio_tree", "ratio_graph", "ratio_leaves", "ebf", "time_s"):
+            vals = g[col].dropna()
+            vals = vals[vals > 0]
+            row[col], row[col + "_lo"], row[col + "_hi"] = geo_ci(vals.to_numpy(), seed) if len(vals) else (np.nan,) * 3
+        row["fmc_rate"], row["fmc_rate_lo"], row["fmc_rate_hi"] = mean_ci(g.fmc_rate.dropna().to_numpy(), seed)
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     res = Results(NAME, out)
-    n_pos = 6 if full else 2
-    # the oracle behind the minimal tree is a full-width search: depth 5 (Xiangqi) or 4
-    # (Gomoku) would cost 10^8 positions per position, so --full widens the suite instead
-    ladders = {"xiangqi": range(1, 5), "gomoku": range(1, 4)}
-    suites = {"xiangqi": list(positions.XIANGQI)[:n_pos], "gomoku": list(positions.GOMOKU)[:n_pos]}
-    cells = [(g, p, d) for g in suites for p in suites[g] for d in ladders[g]]
+    setting = FULL if full else QUICK
+    depths = {g: range(1, setting["depths"][g] + 1) for g in GAMES}
+    suite = {g: list(suites.load(g).items())[:setting["positions"]] for g in GAMES}
+    cells = [(g, name, spec, d) for g in GAMES for name, spec in suite[g] for d in depths[g]]
     cfgs = configs()
     jobs = [delayed(_minimal)(*c) for c in cells]
     jobs += [delayed(_search)(*c, cfg) for c in cells for cfg in cfgs]
-    hist_depth = {"xiangqi": 4 if full else 3, "gomoku": 3 if full else 2}
-    jobs += [delayed(_history_over_game)(g, p, hist_depth[g], 10 if full else 6)
-             for g in suites for p in suites[g]]
-    par = Parallel(n_jobs=-1, return_as="generator")
-    mins, rows, hist = [], [], []
-    for out_row in tqdm(par(jobs), total=len(jobs), desc=NAME, unit="search"):
-        if isinstance(out_row, list):
-            hist.extend(out_row)
-        elif "minimal_nodes" in out_row:
-            mins.append(out_row)
-        else:
-            rows.append(out_row)
+    par = Parallel(n_jobs=-1, return_as="generator", batch_size=8)
+    mins, rows = [], []
+    for row in tqdm(par(jobs), total=len(jobs), desc=NAME, unit="search"):
+        (mins if "minimal_nodes" in row else rows).append(row)
     df = pd.DataFrame(rows).merge(pd.DataFrame(mins), on=["game", "position", "depth"])
-    df["ratio_to_minimal"] = df.nodes / df.minimal_nodes
+    df["ratio_tree"] = df.nodes / df.minimal_nodes
+    df["ratio_graph"] = df.nodes / df.minimal_graph_nodes
+    df["ratio_leaves"] = df.leaves / df.minimal_leaves
+    df["fmc_rate"] = df.first_move_cutoffs / df.cutoffs.where(df.cutoffs > 0)
+    df = df.sort_values(["game", "position", "label", "depth"])
+    prev = df.groupby(["game", "position", "label"]).nodes.shift(1)
+    df["ebf"] = df.nodes / prev
+    df["parity"] = np.where(df.depth % 2 == 1, "odd", "even")
     res.table(df)
-    hdf = pd.DataFrame(hist)
-    res.table(hdf, "history_settings")
-
-    # summary at the deepest depth of each game: geometric mean ratio over positions
-    deepest = df[df.depth == df.groupby("game").depth.transform("max")]
-    summary = (deepest.groupby(["game", "label"]).ratio_to_minimal
-               .apply(lambda x: float(np.exp(np.log(x).mean()))).rename("geo_mean_ratio").reset_index())
+    summary = summarise(df, seed)
     res.table(summary, "summary")
-
-    fig, axes = plt.subplots(1, 2, figsize=(13, 9))
-    for ax, game in zip(axes, suites):
-        sub = summary[summary.game == game].sort_values("geo_mean_ratio")
-        ax.barh(sub.label, sub.geo_mean_ratio, color="#4a7")
-        ax.set_xscale("log")
-        ax.axvline(1, color="k", lw=0.8)
-        ax.set_title(f"{game}: nodes / minimal tree at depth {int(deepest[deepest.game == game].depth.max())}\n"
-                     "(geometric mean over positions)")
-        ax.tick_params(axis="y", labelsize=6)
-    fig.tight_layout()
-    res.figure(fig)
-
-    def total(game: str, **sel) -> int:
-        sub = deepest[deepest.game == game]
-        for k, v in sel.items():
-            sub = sub[sub[k] == v]
-        return int(sub.nodes.sum())
+    _figures(res, summary, depths)
 
     cmd = command_for(NAME, full)
     claims = []
-    for game in suites:
-        plain = total(game, label="alphabeta")
-        hist_n = total(game, label="alphabeta+history")
-        plain_id = total(game, label="alphabeta+id")
-        tt_n = total(game, label="alphabeta+tt+id")
-        ab_best = total(game, label="alphabeta+history+tt+killers+id")
-        ns_best = total(game, label="negascout+history+tt+killers+id")
-        minimal = int(deepest[(deepest.game == game) & (deepest.label == "alphabeta")].minimal_nodes.sum())
-        claims += [
-            Claim(NAME, "000_0a1355427a5f8415.txt", f"{game}: the history heuristic cuts the nodes alpha-beta searches",
-                  f"nodes at the deepest depth, summed over positions: alpha-beta {plain:,}, with history {hist_n:,} "
-                  f"({hist_n / plain:.2f}x)", hist_n < plain, cmd),
-            Claim(NAME, "003_0e015e2797335d1b.txt", f"{game}: a transposition table cuts the nodes searched",
-                  f"alpha-beta with iterative deepening {plain_id:,}, adding the TT {tt_n:,} ({tt_n / plain_id:.2f}x); "
-                  f"at a fixed depth of 3 or less the TT sees almost no transpositions: "
-                  f"{total(game, label='alphabeta+tt'):,} vs {plain:,}", tt_n < plain_id, cmd),
-            Claim(NAME, "003_0e015e2797335d1b.txt", f"{game}: move ordering is the key to efficiency "
-                  "(well-ordered searches approach the minimal tree)",
-                  f"minimal tree {minimal:,} nodes; plain alpha-beta {plain / minimal:.1f}x it; "
-                  f"history+TT+killers+ID {ab_best / minimal:.1f}x it", ab_best < plain, cmd),
-            Claim(NAME, "003_0e015e2797335d1b.txt", f"{game}: NegaScout searches fewer nodes than alpha-beta when ordering is good",
-                  f"with history+TT+killers+ID: NegaScout {ns_best:,}, alpha-beta {ab_best:,}", ns_best <= ab_best, cmd),
-        ]
-        h = hdf[hdf.game == game].groupby(["history_key", "history_keep"]).nodes.sum()
-        piece, fromto = int(h["piece", False]), int(h["fromto", False])
-        claims.append(Claim(NAME, "000_0a1355427a5f8415.txt",
-                            f"{game}: a history key that includes the moving piece orders better than (from, to)",
-                            f"nodes over consecutive decisions, table cleared per decision: piece key "
-                            f"{piece:,}, (from,to) key {fromto:,}"
-                            + (" (no difference at this depth)" if piece == fromto else ""),
-                            None if piece == fromto else piece < fromto, cmd))
-        better_keep = "kept for the game" if h["piece", True] < h["piece", False] else "cleared per decision"
-        claims.append(Claim(NAME, "000_0a1355427a5f8415.txt",
-                            f"{game}: the 000 document clears the history table per decision for Xiangqi and "
-                            "keeps it for the whole game for Gomoku",
-                            f"piece key: cleared {int(h['piece', False]):,} vs kept {int(h['piece', True]):,} nodes; "
-                            f"fewer nodes when {better_keep} (a design choice, reported not judged)",
-                            None, cmd))
+    for game in GAMES:
+        d = depths[game][-1]
+        deep = df[(df.game == game) & (df.depth == d)]
+        tag = f"{game}, depth {d}, {deep.position.nunique()} positions"
+        for switch, src, text in (("history", "000", "the history heuristic cuts the nodes alpha-beta searches"),
+                                  ("tt", "003", "a transposition table cuts the nodes searched"),
+                                  ("killers", "schaeffer", "killer moves cut the nodes searched")):
+            iv = paired(df, game, d, switch, True, False, seed)
+            claims.append(Claim(NAME, SOURCES[src], f"{game}: {text}",
+                                f"{tag}; geometric mean of nodes with/without, 95% bootstrap interval, "
+                                f"per setting of the other switches: {describe(iv)}", below_one(
+                                    [(lo, hi) for _, lo, hi in iv.values()]), cmd))
+        iv = paired(df, game, d, "base", "negascout", "alphabeta", seed)
+        claims.append(Claim(NAME, SOURCES["003"], f"{game}: NegaScout searches fewer nodes than alpha-beta",
+                            f"{tag}; NegaScout / alpha-beta nodes: {describe(iv)}",
+                            below_one([(lo, hi) for _, lo, hi in iv.values()]), cmd))
+        best = deep[deep.label == "alphabeta+history+tt+killers+id"].set_index("position")
+        plain = deep[deep.label == "alphabeta"].set_index("position")
+        g_best, g_plain = geo_ci(best.ratio_tree, seed), geo_ci(plain.ratio_tree, seed)
+        r = geo_ci((best.nodes / plain.nodes).to_numpy(), seed)
+        claims.append(Claim(NAME, SOURCES["003"], f"{game}: move ordering is the key to efficiency "
+                            "(well-ordered searches approach the minimal tree)",
+                            f"{tag}; nodes / minimal tree: plain alpha-beta {g_plain[0]:.1f} "
+                            f"[{g_plain[1]:.1f}, {g_plain[2]:.1f}], history+TT+killers+ID {g_best[0]:.1f} "
+                            f"[{g_best[1]:.1f}, {g_best[2]:.1f}]; paired ratio {r[0]:.2f} [{r[1]:.2f}, {r[2]:.2f}]",
+                            below_one([r[1:]]), cmd))
+        no_tt = df[(df.game == game) & ~df.tt & (df["mode"] == "fixed")]
+        low = no_tt[no_tt.leaves < no_tt.minimal_leaves]
+        claims.append(Claim(NAME, SOURCES["knuth"], f"{game}: no search without a TT visits fewer leaves "
+                            "than the minimal tree",
+                            f"{len(no_tt)} fixed-depth TT-less searches (all depths, all positions): "
+                            f"{len(low)} below the cheapest proof; fewest leaves / minimal "
+                            f"{(no_tt.leaves / no_tt.minimal_leaves).min():.2f}", len(low) == 0, cmd))
     res.claims(claims)
-    res.manifest({"full": full, "positions": suites, "depths": {g: list(r) for g, r in ladders.items()},
-                  "configs": [c["label"] for c in cfgs], "history_depth": hist_depth}, seed)
+    res.manifest({"full": full, "positions": {g: [n for n, _ in suite[g]] for g in GAMES},
+                  "suite_seed": suites.SEED, "depths": {g: list(r) for g, r in depths.items()},
+                  "configs": [c["label"] for c in cfgs], "bootstrap_reps": 2000,
+                  "verdict_rule": "experiments/intervals.py:below_one"}, seed)
     return claims
+
+
+def _figures(res: Results, summary: pd.DataFrame, depths: dict) -> None:
+    """Ratio to the minimal tree with 95% intervals: one panel per game and base searcher
+    (24 bars each), and by depth for a few searchers."""
+    fig, axes = plt.subplots(len(GAMES), 2, figsize=(13, 5.2 * len(GAMES)))
+    for row, game in zip(axes, GAMES):
+        d = depths[game][-1]
+        for ax, base in zip(row, ("alphabeta", "negascout")):
+            sub = summary[(summary.game == game) & (summary.depth == d) & summary.label.str.startswith(base)]
+            sub = sub.sort_values("ratio_tree")
+            y = np.arange(len(sub))
+            err = [sub.ratio_tree - sub.ratio_tree_lo, sub.ratio_tree_hi - sub.ratio_tree]
+            ax.barh(y, sub.ratio_tree, xerr=err, color="#4a7" if base == "alphabeta" else "#47a",
+                    ecolor="k", capsize=2)
+            ax.set_yticks(y, [lbl[len(base) + 1:] or "(plain)" for lbl in sub.label], fontsize=8)
+            ax.set_xscale("log")
+            ax.axvline(1, color="k", lw=0.8)
+            ax.set_title(f"{game}, {base}, depth {d}: nodes / minimal tree\n"
+                         f"(geometric mean over {int(sub.positions.max())} positions, 95% bootstrap interval)",
+                         fontsize=9)
+    fig.text(0.5, 0.005, "Minimal tree: cheapest proof (Knuth & Moore 1975); ablation after Schaeffer (1989)",
+             ha="center", fontsize=8)
+    fig.tight_layout(rect=(0, 0.01, 1, 1))
+    res.figure(fig)
+
+    fig, axes = plt.subplots(1, len(GAMES), figsize=(5 * len(GAMES), 4.2))
+    for ax, game in zip(axes, GAMES):
+        for label in ("alphabeta", "negascout", "alphabeta+history+tt+killers+id",
+                      "negascout+history+tt+killers+id"):
+            sub = summary[(summary.game == game) & (summary.label == label)].sort_values("depth")
+            ax.errorbar(sub.depth, sub.ratio_tree, yerr=[sub.ratio_tree - sub.ratio_tree_lo,
+                                                         sub.ratio_tree_hi - sub.ratio_tree],
+                        marker="o", capsize=3, label=label)
+        ax.set_yscale("log")
+        ax.axhline(1, color="k", lw=0.8)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel("depth")
+        ax.set_ylabel("nodes / minimal tree")
+        ax.set_title(f"{game}: distance from the minimal tree\n(geometric mean, 95% interval)", fontsize=9)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    res.figure(fig, "by_depth")
 
 
 def main(argv=None) -> int:

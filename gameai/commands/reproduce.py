@@ -14,7 +14,7 @@ from types import ModuleType
 from tqdm import tqdm
 
 # in the order they run: the quick, exact ones first
-EXPERIMENTS = ("minimal_tree", "branching_factor", "depth_cost", "ablation", "strength")
+EXPERIMENTS = ("minimal_tree", "branching_factor", "depth_cost", "ablation", "enhancements", "strength")
 
 
 def experiments_package() -> ModuleType:
