@@ -147,6 +147,10 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     res.table(df)
     summary = summarise(df, seed)
     res.table(summary, "summary")
+    ebf = [{"game": g, "label": lbl, "parity": par, "depths": sorted(x.depth.unique().tolist()),
+            **dict(zip(("ebf", "ebf_lo", "ebf_hi"), geo_ci(x.ebf.to_numpy(), seed)))}
+           for (g, lbl, par), x in df.dropna(subset=["ebf"]).groupby(["game", "label", "parity"])]
+    res.table(pd.DataFrame(ebf), "ebf")          # effective branching factor, odd vs even depths
     _figures(res, summary, depths)
 
     cmd = command_for(NAME, full)
