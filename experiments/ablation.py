@@ -35,7 +35,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
-from matplotlib.ticker import MaxNLocator
+from matplotlib.ticker import MaxNLocator, NullFormatter, ScalarFormatter
 from tqdm import tqdm
 
 import gameai
@@ -211,6 +211,8 @@ def _figures(res: Results, summary: pd.DataFrame, depths: dict) -> None:
                     ecolor="k", capsize=2)
             ax.set_yticks(y, [lbl[len(base) + 1:] or "(plain)" for lbl in sub.label], fontsize=8)
             ax.set_xscale("log")
+            ax.xaxis.set_major_formatter(ScalarFormatter())
+            ax.xaxis.set_minor_formatter(NullFormatter())
             ax.axvline(1, color="k", lw=0.8)
             ax.set_title(f"{game}, {base}, depth {d}: nodes / minimal tree\n"
                          f"(geometric mean over {int(sub.positions.max())} positions, 95% bootstrap interval)",
@@ -229,6 +231,8 @@ def _figures(res: Results, summary: pd.DataFrame, depths: dict) -> None:
                                                          sub.ratio_tree_hi - sub.ratio_tree],
                         marker="o", capsize=3, label=label)
         ax.set_yscale("log")
+        ax.yaxis.set_major_formatter(ScalarFormatter())
+        ax.yaxis.set_minor_formatter(NullFormatter())
         ax.axhline(1, color="k", lw=0.8)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("depth")

@@ -335,7 +335,7 @@ def _figure(res: Results, sdf: pd.DataFrame, q: pd.DataFrame, seed: int) -> None
         ax.errorbar(sub.geo_mean, y, xerr=[sub.geo_mean - sub.lo, sub.hi - sub.geo_mean], fmt="o", capsize=3)
         ax.set_yticks(y, sub.group, fontsize=7)
         ax.axvline(1, color="k", lw=0.8)
-        ax.set_xscale("log")
+        ax.ticklabel_format(axis="x", style="plain", useOffset=False)
         ax.set_title(f"{sub.table.iloc[0]}: {comp}", fontsize=9)
     for ax in list(axes.flat)[len(panels):]:
         ax.axis("off")

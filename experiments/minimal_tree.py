@@ -17,6 +17,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import MaxNLocator
 import pandas as pd
 from tqdm import tqdm
 
@@ -86,6 +87,9 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
             row["ab_random"] = float(np.mean(ab))
             row["ns_random"] = float(np.mean(ns))
             row["ab_random_bf"] = row["ab_random"] ** (1 / d)
+            row["ab_random_bf_min"] = min(ab) ** (1 / d)     # the spread over random trees
+            row["ab_random_bf_max"] = max(ab) ** (1 / d)
+            row["random_trees"] = len(ab)
         rows.append(row)
     df = pd.DataFrame(rows)
     res.table(df)
@@ -102,20 +106,28 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
             w = sub.dropna(subset=["ab_worst"])
             ax.semilogy(w.depth, w.ab_worst, "x", color=line.get_color())
     ax.set_xlabel("depth D")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("leaves")
-    ax.set_title("Alpha-beta leaves by depth\n(dots: best order, x: worst order, lines: Knuth & Moore)")
+    ax.set_title("Alpha-beta leaves by depth (dots: best order, x: worst order)\n"
+                 "lines: Knuth & Moore 1975, An analysis of alpha-beta pruning", fontsize=9)
     ax.legend(fontsize=7)
     ax = axes[1]
     if "ab_random_bf" in df:
         deepest = df.dropna(subset=["ab_random_bf"]).sort_values(["branching", "depth"]).groupby("branching").tail(1)
-        ax.plot(deepest.branching, deepest.ab_random_bf, "o-", label="measured leaves^(1/D), random order (deepest D)")
+        ax.errorbar(deepest.branching, deepest.ab_random_bf,
+                    yerr=[deepest.ab_random_bf - deepest.ab_random_bf_min,
+                          deepest.ab_random_bf_max - deepest.ab_random_bf],
+                    fmt="o-", capsize=3,
+                    label=f"measured leaves^(1/D), random order, deepest D\n(mean of {len(random_seeds)} trees; bars: min-max)")
         bs = np.array(sorted(df.branching.unique()))
         ax.plot(bs, [pearl_r(int(b)) for b in bs], "-", label="Pearl R = xi/(1-xi)")
         ax.plot(bs, np.sqrt(bs), ":", label="sqrt(B) (perfect order)")
         ax.plot(bs, bs, "--", alpha=0.4, label="B (no pruning)")
         ax.set_xlabel("branching factor B")
         ax.set_ylabel("effective branching factor")
-        ax.set_title("Random ordering vs Pearl's\nasymptotic branching factor")
+        ax.set_title("Random ordering vs Pearl's asymptotic branching factor\n"
+                     "(Pearl 1982, The solution for the branching factor of the alpha-beta pruning algorithm)",
+                     fontsize=9)
         ax.legend(fontsize=7)
     res.figure(fig)
 
