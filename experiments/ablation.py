@@ -42,7 +42,7 @@ import gameai
 from gameai.search import minimal_tree
 
 from . import suites
-from ._common import Claim, Results, cli, command_for
+from ._common import Claim, Results, cli, command_for, source
 from .intervals import below_one, describe, geo_ci, mean_ci
 
 NAME = "ablation"
@@ -55,8 +55,8 @@ SOURCES = {
     "knuth": "Knuth & Moore 1975, An analysis of alpha-beta pruning",
     "schaeffer": "Schaeffer 1989, The history heuristic and alpha-beta search enhancements in practice",
     "plaat": "Plaat, Schaeffer, Pijls & de Bruin 1996, Best-first fixed-depth minimax algorithms",
-    "000": "000 document (shared Xiangqi/Gomoku base class)",
-    "003": "003 document (the Gomoku thesis)",
+    "000": source("000"),
+    "003": source("003"),
 }
 
 

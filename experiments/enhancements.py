@@ -45,7 +45,7 @@ import gameai
 from gameai.search.tt import TranspositionTable, to_tt
 
 from . import suites
-from ._common import Claim, Results, cli, command_for
+from ._common import Claim, Results, cli, command_for, source
 from .intervals import below_one, describe, geo_ci, mean_ci
 
 NAME = "enhancements"
@@ -276,7 +276,7 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     add("history", "depth^2 / 1<<depth, document's lifetime", inc)
     add("history", "document's lifetime / the other", life)
     add("history", "(piece,from,to) / (from,to) key", key)
-    src = "000 document (shared Xiangqi/Gomoku base class)"
+    src = source("000")
     claims += [
         Claim(NAME, src, "the history increment 1 << depth orders better than depth^2",
               f"nodes over consecutive decisions, depth^2 / 1<<depth: {describe(inc)} (holds if above 1)",

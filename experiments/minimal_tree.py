@@ -23,7 +23,7 @@ from tqdm import tqdm
 
 import gameai
 
-from ._common import Claim, Results, cli, command_for
+from ._common import Claim, Results, cli, command_for, source
 
 NAME = "minimal_tree"
 BRANCHING = (2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 40)
@@ -137,23 +137,23 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     worst_ok = bool((worst.ab_worst == worst.full_tree).all()) and not worst.empty
     cmd = command_for(NAME, full)
     claims = [
-        Claim(NAME, "003_0e015e2797335d1b.txt (Knuth & Moore 1975)",
+        Claim(NAME, source("003") + " (Knuth & Moore 1975)",
               "with perfect ordering alpha-beta visits N_D = B^ceil(D/2) + B^floor(D/2) - 1 leaves "
               "(2B^(D/2)-1 for even D)",
               f"alpha-beta leaves equal the formula in {int((df.ab_best == df.minimal_formula).sum())} "
               f"of {len(df)} (B, D) cells, B {df.branching.min()}-{df.branching.max()}, D {df.depth.min()}-{df.depth.max()}",
               best_ok, cmd),
-        Claim(NAME, "003_0e015e2797335d1b.txt",
+        Claim(NAME, source("003"),
               "without alpha-beta pruning the tree has B^D leaves",
               f"alpha-beta with worst-first ordering visits B^D leaves in "
               f"{int((worst.ab_worst == worst.full_tree).sum())} of {len(worst)} cells",
               worst_ok, cmd),
-        Claim(NAME, "003_0e015e2797335d1b.txt",
+        Claim(NAME, source("003"),
               "alpha-beta at depth D costs about what minimax costs at D/2",
               "best-order leaves / B^(D/2): median "
               f"{float(np.median(df.ab_best / df.branching.astype(float) ** (df.depth / 2))):.2f} (2 means 'twice D/2 minimax')",
               None, cmd),
-        Claim(NAME, "003_0e015e2797335d1b.txt",
+        Claim(NAME, source("003"),
               "NegaScout (minimal window) searches no more than alpha-beta when ordering is good",
               f"NegaScout leaves <= alpha-beta leaves in {int((df.ns_best <= df.ab_best).sum())} of {len(df)} best-ordered cells",
               ns_ok, cmd),
