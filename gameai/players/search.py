@@ -6,12 +6,12 @@ from typing import Any
 
 from ..games.protocol import line_text
 from ..registry import make_searcher
+from ..search.stats import SearchStats
 from ..spec import Depth, Nodes, Seconds
 from .protocol import Decision
 
 #: Search statistics copied into each Decision (and from there into moves.parquet).
-STAT_FIELDS = ("depth", "seldepth", "nodes", "leaves", "terminals", "interior", "cutoffs",
-               "first_move_cutoffs", "tt_probes", "tt_hits", "tt_cutoffs", "researches", "time_s")
+STAT_FIELDS = tuple(name for name, _ in SearchStats.record_fields())
 
 
 def limits_dict(limits: Any) -> dict[str, Any] | None:

@@ -4,12 +4,21 @@ Each simulation walks down the tree by UCB1 (``c`` the exploration constant), ex
 one untried move, then plays uniformly random moves (seeded) until the game ends or
 ``rollout_depth`` plies have been played; a cut-off rollout is scored by the evaluator
 as ``0.5 + 0.5 * tanh(value / scale)`` for the side to move. Rewards are in [0, 1] for
-the player who moved into a node. The chosen move is the most visited root child; the
-reported value is that child's mean reward mapped to [-1, 1] for the side to move.
+the player who moved into a node. The chosen move is the most visited root child.
 
-Counters (see :mod:`gameai.search.stats`): every position visited in a simulation
-counts as a node (the root once per simulation), rollouts cut off and evaluated count
-as leaves, finished games reached as terminals, expanded tree nodes as interior.
+The reported value is in the evaluator's units, like every other searcher's: the chosen
+child's mean reward ``m`` mapped back through the rollout scoring,
+``scale * atanh(2m - 1)`` (so a value ``v`` stands for the winning expectation a static
+evaluation ``v`` is scored with), bounded at ``+-scale * atanh(1 - 1e-6)`` (7.25 scale):
+all-won rollouts are no proof, so MCTS never reports a mate score except at a finished
+root, where it reports the game's result as the negamax searchers do.
+
+Counters (see :mod:`gameai.search.stats`): each simulation visits the root, the tree
+positions it descends through, the expanded child and its rollout positions; every one
+counts as a node. The last position of a simulation is a terminal (game over) or a leaf
+(scored by the evaluator); every other position was moved on from and counts as
+interior, so ``nodes == leaves + terminals + interior`` and
+``leaves + terminals == simulations``.
 """
 from __future__ import annotations
 
@@ -22,7 +31,9 @@ from ..errors import SpecError
 from ..games.protocol import fast_push
 from ..spec import Nodes, Range, Seconds
 from .negamax import Searcher
-from .stats import Limits, SearchResult, SearchStats
+from .stats import MATE, Limits, SearchResult, SearchStats
+
+_EDGE = 1.0 - 1e-6  # |2m - 1| bound: atanh stays finite (7.25)
 
 
 class _Node:
@@ -54,6 +65,11 @@ class MCTS:
         self.rng = random.Random(seed)
         self.name = f"mcts(iterations={iterations})"
 
+    def _value(self, mean: float) -> int:
+        """Mean reward in [0, 1] -> evaluator units (inverse of the rollout scoring)."""
+        v = min(max(2.0 * mean - 1.0, -_EDGE), _EDGE)
+        return round(self.scale * math.atanh(v))
+
     def new_game(self, seed: int | None = None) -> None:
         self.rng = random.Random(self.seed if seed is None else seed)
 
@@ -69,19 +85,24 @@ class MCTS:
         ev = self._evals.evaluator(state)
         rng, log, sqrt, c = self.rng, math.log, math.sqrt, self.c
         push = fast_push(state)
-        if state.result() is not None or not state.legal_moves():
+        res = state.result()
+        if res is not None or not state.legal_moves():
             st.nodes = 1
+            if res is not None:
+                st.terminals = 1
+                value = 0 if res.winner is None else MATE if res.winner == state.to_move else -MATE
+            else:
+                st.leaves = 1
+                value = ev(state)
             st.time_s = time.perf_counter() - t0
-            return SearchResult(None, 0.0, [], st)
+            return SearchResult(None, value, [], st, state=state)
         root = _Node(None, None, state.legal_moves())
         rng.shuffle(root.untried)
-        st.interior += 1
         for it in range(self.iterations):
             if it and ((node_limit is not None and st.nodes >= node_limit) or
                        (deadline is not None and time.perf_counter() >= deadline)):
                 break                  # at least one simulation, so there is a move
             node, pushed = root, 0
-            st.nodes += 1
             # selection
             while not node.untried and node.children:
                 lv = log(node.visits)
@@ -89,20 +110,16 @@ class MCTS:
                            key=lambda ch: ch.reward / ch.visits + c * sqrt(lv / ch.visits))
                 push(node.move)
                 pushed += 1
-                st.nodes += 1
             # expansion
             if node.untried and state.result() is None:
                 m = node.untried.pop()
                 push(m)
                 pushed += 1
-                st.nodes += 1
                 moves = state.legal_moves() if state.result() is None else []
                 rng.shuffle(moves)
                 child = _Node(m, node, moves)
                 node.children.append(child)
                 node = child
-                if moves:
-                    st.interior += 1
             # rollout: reward for the player who moved into ``node``
             mover = 1 - state.to_move
             ro = 0
@@ -113,7 +130,6 @@ class MCTS:
                     break
                 push(moves[rng.randrange(len(moves))])
                 ro += 1
-                st.nodes += 1
                 r = state.result()
             if r is not None:
                 st.terminals += 1
@@ -123,6 +139,9 @@ class MCTS:
                 v = math.tanh(ev(state) / self.scale)
                 mine = state.to_move == mover
                 reward = 0.5 + 0.5 * (v if mine else -v)
+            st.simulations += 1
+            st.nodes += pushed + ro + 1         # the root and every position pushed
+            st.interior += pushed + ro          # all but the last were moved on from
             st.seldepth = max(st.seldepth, pushed + ro)
             for _ in range(pushed + ro):
                 state.pop()
@@ -139,11 +158,11 @@ class MCTS:
         while node.children:
             node = max(node.children, key=lambda ch: ch.visits)
             pv.append(node.move)
-        value = 2.0 * best.reward / best.visits - 1.0
+        value = self._value(best.reward / best.visits)
         st.depth = len(pv)
         st.time_s = time.perf_counter() - t0
         row = {"depth": st.depth, "value": value, "move": best.move, "pv": list(pv),
-               "time_s": st.time_s, "simulations": root.visits,
+               "time_s": st.time_s, "simulations": st.simulations,
                **{k: getattr(st, k) for k in st.COUNTERS}}
         st.iterations.append(row)
         if on_iteration is not None:

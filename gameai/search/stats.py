@@ -9,13 +9,14 @@ same way, so numbers from different searchers can be put in one table:
     plus every position reached by ``push``. A position searched twice counts twice.
 ``leaves``
     Static evaluations: calls of the evaluator at the horizon (depth 0, a position with
-    no moves that is not over, or a quiescence stand-pat). MCTS: rollouts cut off by the
-    rollout depth and scored by the evaluator.
+    no moves that is not over, or a quiescence stand-pat). MCTS: simulations that ended
+    without a result (rollout depth reached, or no moves) and were scored by the evaluator.
 ``terminals``
     Visited positions whose ``result()`` is not None (game over); scored by the search.
 ``interior``
-    Visited positions whose moves were generated and searched (expanded).
-    Without limits: ``nodes == leaves + terminals + interior + tt_cutoffs``.
+    Visited positions whose moves were generated and searched (expanded). MCTS: visited
+    positions a simulation moved on from (tree descent, expansion and rollout alike).
+    Without limits, for every searcher: ``nodes == leaves + terminals + interior + tt_cutoffs``.
 ``cutoffs``
     Beta cutoffs: a node stopped searching its moves because a value reached beta.
 ``first_move_cutoffs``
@@ -30,6 +31,9 @@ same way, so numbers from different searchers can be put in one table:
     Nodes of the threat searches run inside alpha-beta (``threats=true``: VCF/VCT at the
     root, VCF at the horizon), counted as the ``vcf``/``vct`` searchers count theirs and
     kept apart from the alpha-beta counters above.
+``simulations``
+    MCTS playouts (root to a leaf or terminal; each ends in exactly one of those, so
+    ``leaves + terminals == simulations``); 0 for the other searchers.
 ``depth`` / ``seldepth``
     Last completed nominal depth; deepest ply (from the root) any visited position had,
     quiescence included.
@@ -39,15 +43,19 @@ same way, so numbers from different searchers can be put in one table:
     One dict per finished iteration (iterative deepening) or per search: depth, value,
     move, pv, nodes, leaves, cutoffs, researches, time_s, cumulative counters.
 
+Every field but ``iterations`` is a plain int/float that flows into the tournament's
+per-move records and their Parquet schema (:meth:`SearchStats.record_fields`), so a
+counter added here appears there too.
+
 Values are always from the point of view of the side to move at the root (negamax), in
-centi-units of the evaluator; wins are ``MATE - plies`` (losses the negative) unless the
+the evaluator's units (MCTS maps its mean reward back through its own rollout scale); wins are ``MATE - plies`` (losses the negative) unless the
 searcher is built with ``mate_ply=false``.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import InitVar, asdict, dataclass, field, fields
-from typing import Any
+from typing import Any, get_type_hints
 
 MATE = 10 ** 9        #: value of a won terminal position (reduced by its ply from the root)
 INF = 2 * 10 ** 9     #: larger than any value a search can return
@@ -69,6 +77,7 @@ class SearchStats:
     tt_cutoffs: int = 0
     researches: int = 0
     threat_nodes: int = 0
+    simulations: int = 0
     depth: int = 0
     seldepth: int = 0
     time_s: float = 0.0
@@ -76,6 +85,13 @@ class SearchStats:
 
     COUNTERS = ("nodes", "leaves", "terminals", "interior", "cutoffs", "first_move_cutoffs",
                 "tt_probes", "tt_hits", "tt_cutoffs", "researches")
+
+    @classmethod
+    def record_fields(cls) -> tuple[tuple[str, type], ...]:
+        """``(name, int | float)`` of every scalar field in declaration order: the columns
+        per-move records and Parquet schemas take from a search."""
+        hints = get_type_hints(cls)
+        return tuple((f.name, hints[f.name]) for f in fields(cls) if hints[f.name] in (int, float))
 
     def as_dict(self) -> dict[str, Any]:
         """Plain dict (JSON-ready) of every field."""

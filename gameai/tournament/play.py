@@ -12,10 +12,12 @@ import traceback
 from typing import Any
 
 from ..registry import load_game, make_player
+from ..search.stats import SearchStats
 from .schedule import GameTask
 
-#: Columns copied from a Decision's info into moves.parquet (missing ones stay null).
-MOVE_STATS = ("depth", "seldepth", "nodes", "leaves", "cutoffs", "tt_hits", "researches")
+#: Columns copied from a Decision's info into moves.parquet (missing ones stay null): every
+#: SearchStats field; ``time_s`` is measured here instead, the same way for every player.
+MOVE_STATS = tuple((name, tp) for name, tp in SearchStats.record_fields() if name != "time_s")
 RESULT_TEXT = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
 
 
@@ -136,9 +138,9 @@ def play_game(task: GameTask) -> dict[str, Any]:
             row = {"game_id": task.game_id, "ply": plies, "side": side,
                    "player": task.names[side], "move": state.move_str(d.move),
                    "value": None if d.value is None else float(d.value)}
-            for k in MOVE_STATS:
+            for k, tp in MOVE_STATS:
                 v = info.get(k)
-                row[k] = None if v is None else int(v)
+                row[k] = None if v is None else tp(v)
             row["time_s"] = dt
             row["pv"] = str(info["pv"]) if info.get("pv") else None  # move text, as the player gave it
             move_rows.append(row)

@@ -21,6 +21,7 @@ import pyarrow.parquet as pq
 
 from ..errors import RecordError
 from ..manifest import atomic_write_bytes
+from ..search.stats import SearchStats
 
 GAMES_SCHEMA = pa.schema([
     ("game_id", pa.int64()), ("pairing", pa.int64()), ("pair", pa.int64()),
@@ -31,13 +32,14 @@ GAMES_SCHEMA = pa.schema([
     ("reason", pa.string()), ("faulty", pa.int64()), ("error", pa.string()),
     ("plies", pa.int64()), ("time_s", pa.float64()), ("seed", pa.int64()),
 ])
-MOVES_SCHEMA = pa.schema([
-    ("game_id", pa.int64()), ("ply", pa.int64()), ("side", pa.int64()),
-    ("player", pa.string()), ("move", pa.string()), ("value", pa.float64()),
-    ("depth", pa.int64()), ("seldepth", pa.int64()), ("nodes", pa.int64()),
-    ("leaves", pa.int64()), ("cutoffs", pa.int64()), ("tt_hits", pa.int64()),
-    ("researches", pa.int64()), ("time_s", pa.float64()), ("pv", pa.string()),
-])
+#: moves.parquet: who played what, then one column per SearchStats field (the schema
+#: follows gameai.search.stats, so a new counter there is a new column here), then the PV
+#: text; ``time_s`` is the tournament's wall-clock of the whole move, for every player.
+MOVES_SCHEMA = pa.schema(
+    [("game_id", pa.int64()), ("ply", pa.int64()), ("side", pa.int64()),
+     ("player", pa.string()), ("move", pa.string()), ("value", pa.float64())]
+    + [(name, pa.int64() if tp is int else pa.float64()) for name, tp in SearchStats.record_fields()]
+    + [("pv", pa.string())])
 
 
 def _table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
