@@ -351,11 +351,12 @@ def convert(owner: str, name: str, value: Any, tp: Any, from_text: bool) -> Any:
         raise SpecError(f"{owner}: parameter {name}={shown}: expected {describe(tp)}") from None
 
 
-def check_fields(obj: Any) -> None:
+def check_fields(obj: Any, owner: str | None = None) -> None:
     """Validate a dataclass instance's fields against their annotations (Python values);
-    raises :class:`SpecError` naming the class, the field, the value and what is accepted."""
+    raises :class:`SpecError` naming ``owner`` (default: the class), the field, the value
+    and what is accepted."""
     import dataclasses
     hints = typing.get_type_hints(type(obj), include_extras=True)
-    owner = type(obj).__name__
+    owner = owner or type(obj).__name__
     for f in dataclasses.fields(obj):
         setattr(obj, f.name, convert(owner, f.name, getattr(obj, f.name), hints[f.name], False))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import time
 
+from ..errors import SpecError
 from ..games.perft import divide, perft
 from ._common import add_game_options, game_from_args
 
@@ -17,6 +18,8 @@ def add_parser(sub):
 
 
 def run(args) -> int:
+    if args.depth < 0:
+        raise SpecError(f"perft depth must be >= 0, got {args.depth}")
     state = game_from_args(args)
     t0 = time.perf_counter()
     if args.divide:
@@ -26,6 +29,7 @@ def run(args) -> int:
         total = sum(counts.values())
         print(f"moves: {len(counts)}")
     else:
+        total = 1  # depth 0: the position itself
         for d in range(1, args.depth + 1):
             t = time.perf_counter()
             total = perft(state, d, bulk=args.bulk)

@@ -7,6 +7,8 @@ what it played before: that is what makes joblib, Dask and a resumed run agree.
 from __future__ import annotations
 
 import atexit
+import os
+import threading
 import time
 import traceback
 from typing import Any
@@ -54,6 +56,44 @@ def close_idle_players() -> None:
                 pass
 
 
+_WATCHED: set[int] = set()
+
+
+def _alive(pid: int) -> bool:
+    if os.getppid() == pid:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # exists, owned by someone else
+        return True
+    return True
+
+
+def watch_parent(pid: int, every: float = 0.25) -> None:
+    """In a pool worker: exit as soon as the tournament process ``pid`` is gone.
+
+    A killed tournament (SIGKILL leaves it no time to stop its pool) must not leave
+    workers playing games whose results nobody will record. One daemon thread per worker
+    polls the runner's pid; when it has died the worker closes its idle engines and exits
+    at once (engines in use see their input close and end). The runner itself never watches.
+    """
+    if pid in _WATCHED or pid == os.getpid():
+        return
+    _WATCHED.add(pid)
+
+    def run() -> None:
+        while _alive(pid):
+            time.sleep(every)
+        try:
+            close_idle_players()
+        finally:
+            os._exit(70)
+
+    threading.Thread(target=run, name="gameai-watch-runner", daemon=True).start()
+
+
 def is_legal(state, move, legal: list) -> bool:
     """Legal by the rules, not just in ``legal_moves()``: games may list only candidate
     moves (Gomoku lists points near stones), so other moves are checked with the game's
@@ -81,6 +121,8 @@ def _choose(player, state, limits):
 def play_game(task: GameTask) -> dict[str, Any]:
     """Play ``task``; returns ``{"game": row, "moves": [rows]}`` (plain Python values)."""
     t_start = time.perf_counter()
+    if task.watch_pid is not None:
+        watch_parent(task.watch_pid)
     state = load_game(task.game)
     for text in task.opening:
         state.push(state.parse_move(text))

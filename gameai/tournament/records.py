@@ -13,6 +13,7 @@ import io
 import json
 import os
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,25 @@ def _parquet_bytes(table: pa.Table) -> bytes:
     return buf.getvalue()
 
 
+@contextmanager
+def folder_errors(out: Path, action: str):
+    """Turn an operating-system failure on the records folder (not a folder, read-only,
+    disk full, ...) into a :class:`RecordError` that names the folder and the cause.
+    Every write is atomic or an append, so games recorded before the failure are kept."""
+    try:
+        yield
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        where = exc.filename or out
+        raise RecordError(f"tournament folder {out}: cannot {action}: {why} ({where})") from None
+
+
+def _valid_record(rec: Any) -> bool:
+    return (isinstance(rec, dict) and isinstance(rec.get("game"), dict)
+            and isinstance(rec.get("moves"), list)
+            and all(isinstance(m, dict) for m in rec["moves"]))
+
+
 def _lock_folder(out: Path):
     """Hold an exclusive lock on ``out/.lock`` so two runs never write one folder."""
     fh = open(out / ".lock", "a+")
@@ -76,14 +96,22 @@ class RecordStore:
 
     def __init__(self, out: str | Path, flush_every: float = 2.0) -> None:
         self.out = Path(out)
-        self.out.mkdir(parents=True, exist_ok=True)
         self.flush_every = flush_every
         self.games: dict[int, dict[str, Any]] = {}
         self.moves: dict[int, list[dict[str, Any]]] = {}
         self._last_flush = 0.0
         self._dirty = False
-        self._lock = _lock_folder(self.out)
-        self._load()
+        self._lock = None
+        with folder_errors(self.out, "open the records folder"):
+            if self.out.exists() and not self.out.is_dir():
+                raise NotADirectoryError(20, "not a folder", str(self.out))
+            self.out.mkdir(parents=True, exist_ok=True)
+            self._lock = _lock_folder(self.out)
+            try:
+                self._load()
+            except BaseException:
+                self.close()
+                raise
 
     @property
     def journal_path(self) -> Path:
@@ -100,17 +128,25 @@ class RecordStore:
                     continue
                 try:
                     rec = json.loads(line)
-                    gid = int(rec["game"]["game_id"])
-                except (ValueError, KeyError, TypeError):
+                except ValueError:
                     if i >= len(raw) - 2:  # a torn final line from a killed run
                         torn = True
                         continue
-                    raise RecordError(f"{path}: line {i + 1} is corrupt") from None
+                    rec = None
+                try:
+                    if not _valid_record(rec):
+                        raise ValueError("not a {game, moves} record")
+                    gid = int(rec["game"]["game_id"])
+                except (ValueError, KeyError, TypeError):
+                    raise RecordError(f"{path}: line {i + 1} is corrupt (expected a JSON "
+                                      "object with a game row and its moves list); "
+                                      "nothing was changed") from None
                 self.games[gid] = rec["game"]
                 self.moves[gid] = rec["moves"]
                 good.append(line)
             if torn:  # rewrite without the torn line so appends start on a fresh line
-                atomic_write_bytes(path, b"".join(g + b"\n" for g in good))
+                with folder_errors(self.out, "repair the journal's torn last line"):
+                    atomic_write_bytes(path, b"".join(g + b"\n" for g in good))
         elif (self.out / self.GAMES).exists():
             # records without a journal (journal removed by hand): trust the tables
             try:
@@ -124,12 +160,12 @@ class RecordStore:
                 self.moves.setdefault(int(g["game_id"]), [])
             for m in moves:
                 self.moves.setdefault(int(m["game_id"]), []).append(m)
-            with open(path, "wb") as fh:
-                for gid in sorted(self.games):
-                    fh.write(self._line(gid))
+            with folder_errors(self.out, "rebuild the journal"):
+                atomic_write_bytes(path, b"".join(self._line(gid) for gid in sorted(self.games)))
 
-    def _line(self, gid: int) -> bytes:
-        return (json.dumps({"game": self.games[gid], "moves": self.moves.get(gid, [])},
+    def _line(self, gid: int, record: dict[str, Any] | None = None) -> bytes:
+        rec = record or {"game": self.games[gid], "moves": self.moves.get(gid, [])}
+        return (json.dumps({"game": rec["game"], "moves": rec["moves"]},
                            separators=(",", ":")) + "\n").encode()
 
     def close(self) -> None:
@@ -144,12 +180,14 @@ class RecordStore:
     def add(self, record: dict[str, Any]) -> None:
         """Record one finished game durably (journal now, parquet tables soon)."""
         gid = int(record["game"]["game_id"])
-        self.games[gid] = record["game"]
+        line = self._line(gid, record)
+        with folder_errors(self.out, f"record game {gid}"):
+            with open(self.journal_path, "ab") as fh:
+                fh.write(line)
+                fh.flush()
+                os.fsync(fh.fileno())
+        self.games[gid] = record["game"]   # only once it is durable
         self.moves[gid] = record["moves"]
-        with open(self.journal_path, "ab") as fh:
-            fh.write(self._line(gid))
-            fh.flush()
-            os.fsync(fh.fileno())
         self._dirty = True
         if time.monotonic() - self._last_flush >= self.flush_every:
             self.flush()
@@ -162,7 +200,8 @@ class RecordStore:
         for g in drop:
             del self.games[g]
             self.moves.pop(g, None)
-        atomic_write_bytes(self.journal_path, b"".join(self._line(g) for g in sorted(self.games)))
+        with folder_errors(self.out, "rewrite the journal"):
+            atomic_write_bytes(self.journal_path, b"".join(self._line(g) for g in sorted(self.games)))
         self._dirty = True
 
     def games_rows(self) -> list[dict[str, Any]]:
@@ -172,7 +211,8 @@ class RecordStore:
         """Rewrite games.parquet and moves.parquet atomically from everything recorded."""
         games = self.games_rows()
         moves = [m for g in sorted(self.moves) for m in sorted(self.moves[g], key=lambda r: r["ply"])]
-        atomic_write_bytes(self.out / self.GAMES, _parquet_bytes(_table(games, GAMES_SCHEMA)))
-        atomic_write_bytes(self.out / self.MOVES, _parquet_bytes(_table(moves, MOVES_SCHEMA)))
+        with folder_errors(self.out, "write the parquet tables"):
+            atomic_write_bytes(self.out / self.GAMES, _parquet_bytes(_table(games, GAMES_SCHEMA)))
+            atomic_write_bytes(self.out / self.MOVES, _parquet_bytes(_table(moves, MOVES_SCHEMA)))
         self._last_flush = time.monotonic()
         self._dirty = False

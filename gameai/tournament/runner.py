@@ -18,7 +18,7 @@ import hashlib
 import json
 import os
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Annotated, Any, Callable, Iterator, Literal
 
@@ -27,7 +27,7 @@ from ..manifest import write_manifest
 from ..records import write_tournament_records
 from ..spec import Depth, Nodes, Range, Seconds, check_fields
 from .play import play_game
-from .records import RecordStore
+from .records import RecordStore, folder_errors
 from .schedule import GameTask, build_schedule, read_openings, unique_names
 from .standings import pairing_rows, player_rows, render, write_csv
 from .stats import SPRT
@@ -54,7 +54,7 @@ class TournamentConfig:
     opening_balance: float | None = None  # redraw random openings with |eval| above this
 
     def __post_init__(self) -> None:
-        check_fields(self)
+        check_fields(self, "tournament")
 
     def limits(self) -> dict[str, Any] | None:
         d = {k: v for k, v in (("depth", self.depth), ("nodes", self.nodes), ("time", self.time))
@@ -203,7 +203,7 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
     """Play every game of ``cfg`` not yet recorded in ``out`` and write the reports."""
     if backend not in BACKENDS:
         raise SpecError(f"backend {backend!r}: expected one of {', '.join(BACKENDS)}")
-    jobs = jobs or os.cpu_count() or 1
+    jobs = (os.cpu_count() or 1) if jobs is None else jobs
     if jobs < 1:
         raise SpecError(f"jobs (parallel workers) must be at least 1, got {jobs}")
     try:
@@ -227,11 +227,13 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
                               f"{_diff(old.get('config', {}), asdict(cfg))}); use another output folder")
     store = RecordStore(out, flush_every=flush_every)
     try:
+        _check_foreign(store, tasks, out)
         done = store.done_ids()
         todo = [t for t in tasks if t.game_id not in done]
         run_info = {"jobs": jobs, "backend": backend, "scheduler": scheduler}
-        write_manifest(man_path, asdict(cfg), cfg.seed, fingerprint=fp, status="running",
-                       games_scheduled=len(tasks), run=run_info)
+        with folder_errors(out, "write the manifest"):
+            write_manifest(man_path, asdict(cfg), cfg.seed, fingerprint=fp, status="running",
+                           games_scheduled=len(tasks), run=run_info)
         watch = _SprtWatch(sprt, order[0]) if sprt is not None else None
         stopped = None
         if watch is not None:
@@ -247,6 +249,8 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
         played = 0
         if todo and stopped is None:
             workers = min(jobs, len(todo))
+            if workers > 1 and not scheduler:  # local pool workers stop when we die
+                todo = [replace(t, watch_pid=os.getpid()) for t in todo]
             results = _joblib_results(todo, workers) if backend == "joblib" else \
                 _dask_results(todo, workers, scheduler)
             try:
@@ -260,26 +264,25 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
                             stopped = hit[0]
                             store.discard_from(hit[1])  # games after the stopping one
                             break
-            finally:
-                close = getattr(results, "close", None)
-                if close:
-                    close()
-                store.flush()
-                bar.close()
+            except BaseException:
+                _wind_down(results, store, bar, failing=True)
+                raise
+            _wind_down(results, store, bar, failing=False)
         else:
             store.flush()
             bar.close()
         games = store.games_rows()
-        write_tournament_records(out / "games", cfg.game, games, store.moves)  # PGN / PSQ
         prow = pairing_rows(games, sprt, order)
         plrow = player_rows(games)
-        write_csv(out / "standings.csv", plrow)
-        write_csv(out / "pairings.csv", prow)
-        status = "finished" if len(games) == len(tasks) else f"stopped-by-sprt-{stopped}" if stopped else "incomplete"
-        write_manifest(man_path, asdict(cfg), cfg.seed, fingerprint=fp, status=status,
-                       games_scheduled=len(tasks), games_recorded=len(games), run=run_info,
-                       sprt_decision=stopped, files=["games.parquet", "moves.parquet",
-                                                     "journal.jsonl", "standings.csv", "pairings.csv"])
+        with folder_errors(out, "write the reports"):
+            write_tournament_records(out / "games", cfg.game, games, store.moves)  # PGN / PSQ
+            write_csv(out / "standings.csv", plrow)
+            write_csv(out / "pairings.csv", prow)
+            status = "finished" if len(games) == len(tasks) else f"stopped-by-sprt-{stopped}" if stopped else "incomplete"
+            write_manifest(man_path, asdict(cfg), cfg.seed, fingerprint=fp, status=status,
+                           games_scheduled=len(tasks), games_recorded=len(games), run=run_info,
+                           sprt_decision=stopped, files=["games.parquet", "moves.parquet",
+                                                         "journal.jsonl", "standings.csv", "pairings.csv"])
     finally:
         store.close()  # release the folder lock even on errors
     if log:
@@ -287,6 +290,38 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
         if stopped:
             log(f"SPRT stopped the match: {stopped} accepted")
     return TournamentResult(out, games, played, len(tasks) - len(todo), stopped, prow, plrow)
+
+
+def _wind_down(results, store: RecordStore, bar: "_Progress", failing: bool) -> None:
+    """Stop the workers, write the tables and close the bar; while another error is on its
+    way out, a failing table write must not hide it (the journal already holds the games)."""
+    close = getattr(results, "close", None)
+    if close:
+        close()
+    try:
+        store.flush()
+    except RecordError:
+        if not failing:
+            raise
+    finally:
+        bar.close()
+
+
+def _check_foreign(store: RecordStore, tasks: list[GameTask], out: Path) -> None:
+    """Refuse records that this schedule cannot have produced (another tournament's
+    journal, or a hand-edited one) before anything is written."""
+    by_id = {t.game_id: t for t in tasks}
+    foreign = []
+    for gid, g in store.games.items():
+        t = by_id.get(gid)
+        if t is None or (g.get("spec0"), g.get("spec1")) != tuple(t.players):
+            foreign.append(gid)
+    if foreign:
+        shown = ", ".join(map(str, sorted(foreign)[:10])) + (" ..." if len(foreign) > 10 else "")
+        raise RecordError(f"{out}: the journal holds {len(foreign)} game(s) that are not in this "
+                          f"tournament's schedule of {len(tasks)} games (game ids {shown}); "
+                          "they belong to another tournament: use another output folder "
+                          "(nothing was changed)")
 
 
 def _diff(old: dict[str, Any], new: dict[str, Any]) -> str:

@@ -33,6 +33,7 @@ class GameTask:
     seed: int
     limits: dict[str, Any] | None = None
     max_plies: int | None = None
+    watch_pid: int | None = None  # a pool worker exits when this process (the runner) is gone
 
 
 def derive_seed(*parts: Any) -> int:
