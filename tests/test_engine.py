@@ -520,6 +520,22 @@ def test_ucci_clock_is_spent_sensibly(engines):
     assert e.close() == 0
 
 
+def test_a_failing_search_or_reply_still_ends_in_one_bestmove(monkeypatch):
+    s = UciServer("tictactoe", "alphabeta(depth=2)", "uci")
+
+    def broken(*a, **k):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(s.player.searcher, "search", broken)
+    out = _session(s, ["position startpos moves b2", "go depth 2"])
+    assert [line.split()[0] for line in out] == ["info", "bestmove"], out
+    assert "search failed (RuntimeError: boom)" in out[0]
+    _legal_line("tictactoe", ["b2", out[1].split()[1]])  # a legal fallback move
+    monkeypatch.setattr(s, "move_text", broken)
+    out = _session(s, ["go depth 2"])
+    assert out[-1] == "bestmove (none)" and "cannot send the move" in out[-2], out
+
+
 def test_xiangqi_move_text_is_iccs_under_ucci_and_ranks_1_to_10_under_uci():
     for protocol, first, other in (("ucci", "h2e2", "h3e3"), ("uci", "h3e3", "h2e2")):
         s = UciServer("xiangqi", "alphabeta(depth=1)", protocol)

@@ -23,7 +23,8 @@ def run(args) -> int:
         protocol = "gomocup" if base.startswith("gomoku") or base.startswith("renju") else \
             "ucci" if base == "xiangqi" else "uci"
     # one line per reply, even through a pipe; text we echo back can never fail to encode
-    sys.stdout.reconfigure(line_buffering=True, errors="backslashreplace")
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(line_buffering=True, errors="backslashreplace")
     if protocol == "gomocup":
         from ..engine.gomocup import GomocupServer
         server = GomocupServer(args.game, args.player, out=sys.stdout, seed=args.seed)

@@ -211,7 +211,11 @@ class Thinking:
         self.release.wait()
         if self._timer is not None:
             self._timer.cancel()
-        self.answer(decision, why, self.root)
+        try:
+            self.answer(decision, why, self.root)
+        except Exception as exc:  # the reply must still come: "no move" names the failure
+            self.answer(Decision(None), f"cannot send the move ({type(exc).__name__}: {exc})",
+                        self.root)
 
     def _iteration(self, row: dict) -> None:
         self.reported += 1
