@@ -221,3 +221,30 @@ def test_pointweight_selfplay_renju_games_are_legal():
             s.push(d.move)
         out = s.result()
         assert out is None or out.winner is None or out.winner == brute_winner(s)
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
+def test_patterns_incremental_sum_equals_full_recount(rule):
+    """The game keeps the evaluator's line sum on push/pop (attach_line_table); it must
+    equal the sum over every line recomputed from scratch, on random push/pop walks."""
+    import random
+    from gameai.evaluators.gomoku_patterns import Patterns
+    rng = random.Random(rule)
+    ev, ref = Patterns(), Patterns(open_three=7000)
+    ref_same_weights = Patterns()
+    checked = 0
+    for start in range(4):
+        s = gameai.load_game("gomoku", rule=rule)
+        for step in range(1500):
+            if s.move_stack and (rng.random() < 0.45 or s.result() is not None or not s.legal_moves()):
+                s.pop()
+            else:
+                s.push(rng.choice(s.legal_moves()))
+            assert ev._total(s) == ref_same_weights.full_total(s)
+            checked += 1
+            if step % 500 == 499:                   # a copy carries the sum along
+                c = s.copy()
+                assert ev._total(c) == ref_same_weights.full_total(c)
+                assert ref(s) == ref(s.copy())      # another evaluator re-attaches its table
+                assert ev(s) == reference_patterns(ev, s)
+    assert checked == 6000

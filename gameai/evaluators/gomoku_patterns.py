@@ -202,48 +202,19 @@ def features(state) -> tuple[list[int], list[int]]:
     return f[:_NF], f[_NF:]
 
 
-class StoneFollower:
-    """Follows the stone list of the last position evaluated, to update sums incrementally.
+class LineMemo(dict):
+    """Line code -> packed value, computed on first use (``__missing__``), so that the
+    game can look codes up while it keeps its incremental line sum."""
 
-    A search evaluates positions that differ from the previous one by a few stones (a
-    sibling, a parent's sibling), so an evaluator that remembers the previous position's
-    per-line values only needs the lines through those stones: the stones of the longest
-    common prefix of the two ``placed`` lists stay, the rest left or came. Any other
-    position object, rule or a large change asks for a full recount.
-    """
+    __slots__ = ("compute", "exact")
 
-    __slots__ = ("state", "exact", "placed", "codes", "total")
-    LIMIT = 8             # more changed stones than this: recount every line instead
+    def __init__(self, compute, exact: tuple[bool, bool]) -> None:
+        super().__init__()
+        self.compute, self.exact = compute, exact
 
-    def __init__(self) -> None:
-        self.state = None
-        self.exact = None
-        self.placed: list[int] = []
-        self.codes: list[int] = []
-        self.total = 0
-
-    def changed(self, state, exact) -> list[int] | None:
-        """Cells whose stone differs since the last call on ``state``; None: recount all."""
-        placed = state.placed
-        if state is not self.state or exact != self.exact:
-            self.state, self.exact = state, exact
-            self.placed = placed[:]
-            return None
-        old = self.placed
-        k = min(len(old), len(placed))
-        lo = max(0, k - self.LIMIT)
-        while k > lo and placed[:k] != old[:k]:
-            k -= 1
-        if placed[:k] != old[:k]:
-            self.placed = placed[:]
-            return None
-        out = old[k:] + placed[k:]
-        self.placed = placed[:]
-        return out if len(out) <= self.LIMIT else None
-
-    def reset(self, codes: list[int], total: int) -> None:
-        self.codes = codes[:]
-        self.total = total
+    def __missing__(self, code: int) -> int:
+        v = self[code] = self.compute(code, self.exact)
+        return v
 
 
 _OFF = 1 << 40        # keeps each line's (possibly negative) linear score non-negative
@@ -270,8 +241,7 @@ class Patterns:
         self.weights = PatternWeights(**weights)
         w = self.weights
         self._k = (w.five, w.open_four, w.four, w.open_three, w.three, w.open_two, w.two)
-        self._memo: dict[tuple[bool, bool], dict[int, int]] = {}
-        self._follow = StoneFollower()
+        self._memo: dict[tuple[bool, bool], LineMemo] = {}
 
     def _line_value(self, code: int, exact: tuple[bool, bool]) -> int:
         packed = line_packed(code, exact)
@@ -287,39 +257,18 @@ class Patterns:
         exact = _EXACT[state.rule]
         return _memo_sum(self._line_memo(exact), state.line_codes, self._line_value, exact)
 
-    def _line_memo(self, exact: tuple[bool, bool]) -> dict[int, int]:
+    def _line_memo(self, exact: tuple[bool, bool]) -> LineMemo:
         memo = self._memo.get(exact)
         if memo is None:
-            memo = self._memo[exact] = {}
+            memo = self._memo[exact] = LineMemo(self._line_value, exact)
         return memo
 
     def _total(self, state) -> int:
-        """The packed line sum, updated from the previous call's over the lines that changed."""
-        exact = _EXACT[state.rule]
-        memo = self._line_memo(exact)
-        codes = state.line_codes
-        changed = self._follow.changed(state, exact)
-        if changed is None:
-            total = _memo_sum(memo, codes, self._line_value, exact)
-            self._follow.reset(codes, total)
-            return total
-        ref = self._follow.codes
-        total = self._follow.total
-        cell_lines = state.geo.cell_lines
-        for i in changed:
-            for lid, _pw in cell_lines[i]:
-                c = codes[lid]
-                o = ref[lid]
-                if c != o:
-                    v, w = memo.get(c), memo.get(o)
-                    if v is None:
-                        v = memo[c] = self._line_value(c, exact)
-                    if w is None:           # the memo was cleared meanwhile
-                        w = memo[o] = self._line_value(o, exact)
-                    total += v - w
-                    ref[lid] = c
-        self._follow.total = total
-        return total
+        """The packed line sum: kept by the game on push/pop once this memo is attached."""
+        memo = self._line_memo(_EXACT[state.rule])
+        if state.line_table is not memo:
+            state.attach_line_table(memo)
+        return state.line_sum
 
     def __call__(self, state) -> int:
         codes = state.line_codes

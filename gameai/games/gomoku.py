@@ -29,7 +29,8 @@ Board access (e.g. for a matplotlib drawer): ``size``; ``stone(col, row)`` -> 0,
 None with 0-based ``col`` (left to right) and ``row`` (bottom to top); ``stones()`` ->
 ``[(col, row, player), ...]`` in placement order; ``point(move)`` -> ``(col, row)``;
 ``move_at(col, row)`` -> move. ``line_codes`` (one int per row/column/diagonal, base-3
-digits, updated on push/pop) is what pattern evaluators read.
+digits, updated on push/pop) is what pattern evaluators read; ``attach_line_table``
+keeps a sum of per-line values up to date on push/pop (incremental evaluation).
 """
 from __future__ import annotations
 
@@ -93,6 +94,8 @@ class Gomoku:
         self._cand: set[int] = set()           # empty points within `radius` of a stone
         self._legal_cache: dict[int, tuple[int, ...]] = {}  # renju, black to move: key -> moves
         self.line_codes = [3 ** len(line) for line in geo.lines]
+        self.line_table = None                 # see attach_line_table
+        self.line_sum = 0
         self.placed: list[int] = []            # every stone, setup stones first
         self.move_stack: list[int] = []
         self._key = 0
@@ -205,15 +208,38 @@ class Gomoku:
         was = i in cand
         if was:
             cand.remove(i)
-        codes = self.line_codes
-        k = color + 1
-        for lid, pw in self._cell_lines[i]:
-            codes[lid] += k * pw
+        self._shift_lines(i, color + 1)
         if color == BLACK and self._track_black:
             bn = self.bnear
             for q in self._line_neigh[i]:
                 bn[q] += 1
         return added, was
+
+    def _shift_lines(self, i: int, k: int) -> None:
+        """Add ``k`` (a stone's digit, negative to take it away) at ``i`` to its line codes,
+        keeping ``line_sum`` when a ``line_table`` is attached."""
+        codes = self.line_codes
+        tab = self.line_table
+        if tab is None:
+            for lid, pw in self._cell_lines[i]:
+                codes[lid] += k * pw
+            return
+        total = self.line_sum
+        for lid, pw in self._cell_lines[i]:
+            c = codes[lid]
+            n = codes[lid] = c + k * pw
+            total += tab[n] - tab[c]
+        self.line_sum = total
+
+    def attach_line_table(self, table) -> None:
+        """Keep ``line_sum`` = sum of ``table[code]`` over every line, updated on push/pop.
+
+        ``table`` maps a line code to an int (a dict whose ``__missing__`` computes an
+        entry); a pattern evaluator attaches its memo so that an evaluation reads one
+        number instead of summing every line (incremental evaluation). None detaches.
+        """
+        self.line_table = table
+        self.line_sum = sum(table[c] for c in self.line_codes) if table is not None else 0
 
     def _remove_stone(self, i: int, color: int, added: list[int], was: bool) -> None:
         self.board[i] = EMPTY
@@ -223,10 +249,7 @@ class Gomoku:
         cand.difference_update(added)
         if was:
             cand.add(i)
-        codes = self.line_codes
-        k = color + 1
-        for lid, pw in self._cell_lines[i]:
-            codes[lid] -= k * pw
+        self._shift_lines(i, -(color + 1))
         if color == BLACK and self._track_black:
             bn = self.bnear
             for q in self._line_neigh[i]:

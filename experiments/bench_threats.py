@@ -1,0 +1,119 @@
+"""gameai bench threats: threat search and incremental Gomoku evaluation, measured.
+
+Three measurements (printed, never asserted: the machine is shared and noisy):
+
+1. **Incremental pattern evaluation.** NegaScout (depth 3, TT, history) on the four fixed
+   middle games of ``gameai bench gomoku``, freestyle and renju, once with the
+   ``gomoku.patterns`` evaluator updating its line sum from the previous evaluation (the
+   default) and once recounting every line; same node counts and values are checked,
+   the time ratio printed.
+2. **Published puzzles.** Every puzzle of :mod:`experiments.renju_puzzles` whose forced
+   line is at most ``--max-plies`` plies (default 9), solved by ``vcf``/``vct`` at exactly
+   that puzzle's length, with the time of each and whether it is under one second.
+3. **Threat switches in alpha-beta** on the same middle games: nodes, threat nodes and
+   seconds with ``threat_order`` and ``threats`` off and on.
+
+    gameai bench threats
+    gameai bench threats -- --max-plies 11 --repeat 3
+"""
+from __future__ import annotations
+
+import argparse
+import time
+
+from .bench_gomoku import POSITIONS
+from .renju_puzzles import PUZZLES, load
+
+BASE = "negascout(depth=3,tt=true,history=true)"
+
+
+def _search_all(spec: str, rule: str, full_recount: bool = False):
+    import gameai
+    sr = gameai.make_searcher(spec)
+    out = []
+    t0 = time.perf_counter()
+    for moves in POSITIONS:
+        s = gameai.load_game("gomoku", rule=rule, moves=moves)
+        ev = sr.evaluator(s)
+        if full_recount:
+            ev._total = ev.full_total            # the non-incremental computation
+        elif "_total" in ev.__dict__:
+            del ev._total
+        sr.new_game()
+        r = sr.search(s)
+        out.append((r.move, r.value, r.stats.nodes, r.stats.threat_nodes))
+    return time.perf_counter() - t0, out
+
+
+def incremental(repeat: int) -> None:
+    print("1. incremental gomoku.patterns evaluation inside", BASE)
+    for rule in ("freestyle", "renju"):
+        _search_all(BASE, rule)                  # warm the line memo: the steady state
+        best = {True: float("inf"), False: float("inf")}
+        results = {}
+        for _ in range(repeat):
+            for full in (True, False):
+                t, out = _search_all(BASE, rule, full)
+                best[full] = min(best[full], t)
+                results[full] = out
+        same = results[True] == results[False]
+        nodes = sum(o[2] for o in results[False])
+        print(f"   {rule:9s} full recount {best[True]:6.2f} s   incremental {best[False]:6.2f} s   "
+              f"speed-up {best[True] / best[False]:.2f}x   ({nodes} nodes, identical results: {same})")
+
+
+def puzzles(max_plies: int) -> None:
+    import gameai
+    from gameai.search.stats import MATE
+    print(f"2. published Renju puzzles with a forced win of at most {max_plies} plies "
+          "(searched at exactly that length; first run in this process)")
+    solved = total = 0
+    for p in PUZZLES:
+        n = 2 * p["attacks"] + 1
+        if n > max_plies:
+            continue
+        total += 1
+        s = load(p)
+        sr = gameai.make_searcher(f"{p['mode']}(depth={n})")
+        t0 = time.perf_counter()
+        r = sr.search(s)
+        dt = time.perf_counter() - t0
+        got = s.move_str(r.move) if r.move is not None else "-"
+        first = p["expect"].split(",")[0].lower()
+        ok = r.value and MATE - r.value <= n
+        solved += bool(ok and dt < 1.0)
+        note = "" if ok else "  NOT SOLVED (outside fours and threes, see threats.py)"
+        print(f"   {p['name']:22s} {p['mode']}  {n:2d} plies  answer {first:4s} found {got:4s} "
+              f"{'in ' + str(MATE - r.value) + ' plies' if r.value else '':12s} "
+              f"{dt * 1000:7.0f} ms  {r.stats.nodes:6d} nodes{note}")
+    print(f"   solved within 1 s: {solved} of {total}")
+
+
+def switches() -> None:
+    print("3. threat switches in alpha-beta (NegaScout depth 3, TT, history, ID) on the same positions")
+    base = "negascout(depth=3,tt=true,history=true,id=true"
+    for extra in ("", ",threat_order=true", ",threats=true", ",threats=true,threat_order=true"):
+        for rule in ("freestyle", "renju"):
+            t, out = _search_all(base + extra + ")", rule)
+            print(f"   {extra or '(plain)':32s} {rule:9s} {t:6.2f} s  nodes {sum(o[2] for o in out):7d}  "
+                  f"threat nodes {sum(o[3] for o in out):7d}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="gameai bench threats", description=__doc__.splitlines()[0])
+    ap.add_argument("--max-plies", type=int, default=9, help="longest puzzle line to time")
+    ap.add_argument("--repeat", type=int, default=2, help="repetitions of the speed comparison")
+    ap.add_argument("--only", choices=("incremental", "puzzles", "switches"), action="append")
+    args = ap.parse_args(argv or [])
+    only = set(args.only or ("incremental", "puzzles", "switches"))
+    if "puzzles" in only:
+        puzzles(args.max_plies)
+    if "incremental" in only:
+        incremental(args.repeat)
+    if "switches" in only:
+        switches()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
