@@ -16,7 +16,7 @@ import random
 import pytest
 
 import gameai
-from gameai.search.stats import MATE
+from gameai.search.stats import MATE, MATE_BOUND
 from experiments.renju_puzzles import PUZZLES, load
 
 BY_NAME = {p["name"]: p for p in PUZZLES}
@@ -197,3 +197,17 @@ def test_threat_order_keeps_values():
         a = gameai.make_searcher("alphabeta(depth=2)").search(g)
         b = gameai.make_searcher("alphabeta(depth=2,threat_order=true)").search(g)
         assert a.value == b.value
+
+
+def test_alphabeta_threat_part_refuses_root_moves_that_allow_a_vct():
+    """Black threatens a double three at h8; a one-ply blind search with threats=true
+    must pick a move after which Black has no VCT (checked by the vct searcher)."""
+    g = gameai.load_game("gomoku", black="f8 g8 h10 h11", white="a1 a15 o1")
+    vct7 = gameai.make_searcher("vct(depth=7)")
+    g.push(g.parse_move("o15"))
+    assert vct7.search(g).value > 0                  # a careless move loses to a VCT
+    g.pop()
+    r = gameai.make_searcher("alphabeta(depth=1,eval=zero,threats=true)").search(g)
+    assert r.value > -MATE_BOUND
+    g.push(r.move)
+    assert vct7.search(g).value == 0

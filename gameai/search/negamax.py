@@ -126,6 +126,11 @@ def _build_core(o: "Searcher", state, ev, tt, hist, killers, stop_check):
         if r is not None:
             terminals += 1
             return term_value(r, ply)
+        if threat is not None and ply == 1:  # does the root move allow a VCT?
+            n = threat.reply(state, ply)
+            if n:
+                terminals += 1
+                return MATE - (ply + n)
         if depth <= 0:
             if noisy:
                 return qsearch(alpha, beta, ply, qdepth)

@@ -255,7 +255,7 @@ class ThreatSolver:
             self._store(k, FAIL, d, None)
             return 0
         self.interior += 1
-        push, pop = s.push, s.pop
+        push, pop = getattr(s, "push_unchecked", s.push), s.pop
         for m in moves:
             push(m)
             self._count(ply + 1)
@@ -304,7 +304,7 @@ class ThreatSolver:
                 self._store(k, WIN, 4, None)
                 return 4
         self.interior += 1
-        push, pop = s.push, s.pop
+        push, pop = getattr(s, "push_unchecked", s.push), s.pop
         worst, worst_move = 0, None
         for m in replies:
             push(m)
@@ -352,13 +352,26 @@ class ThreatSolver:
                 state.pop()
         return 0, [], done
 
-    def win_within(self, state, max_plies: int, ply: int = 0) -> int:
-        """One fixed-limit attack (no deepening): win length or 0. For use inside other searches."""
+    def win_within(self, state, max_plies: int, ply: int = 0, budget: int | None = None) -> int:
+        """One fixed-limit attack (no deepening): win length or 0. For use inside other
+        searches; with ``budget`` it gives up (0) after that many nodes."""
         self._bind(state)
-        self._should_stop = lambda n: False
-        self._every, self._limit = 1 << 62, None
-        self._next_check = 1 << 62
-        return self._attack(max_plies, ply)
+        if budget is None:
+            self._should_stop = lambda n: False
+            self._every, self._limit = 1 << 62, None
+            self._next_check = 1 << 62
+            return self._attack(max_plies, ply)
+        stop_at = self.nodes + budget
+        self._should_stop = lambda n: n >= stop_at
+        self._every, self._limit = budget, stop_at
+        self._next_check = stop_at
+        base = len(state.move_stack)
+        try:
+            return self._attack(max_plies, ply)
+        except _Abort:
+            while len(state.move_stack) > base:
+                state.pop()
+            return 0
 
     def _line(self, state, n: int) -> list[int]:
         """The proven line, read from the TT (attacker's moves and the longest defence)."""
@@ -371,7 +384,7 @@ class ThreatSolver:
                 if e is None or e[0] != WIN or e[2] is None:
                     break
                 line.append(e[2])
-                state.push(e[2])
+                getattr(state, "push_unchecked", state.push)(e[2])
         finally:
             for _ in line:
                 state.pop()
@@ -478,10 +491,12 @@ class ThreatPart:
     them as ``threat_nodes``, apart from the alpha-beta counters).
     """
 
-    def __init__(self, depth: int = 7, root_nodes: int = 20_000) -> None:
-        self.depth, self.root_nodes = depth, root_nodes
+    def __init__(self, depth: int = 7, root_nodes: int = 20_000, horizon_vct: int = 0,
+                 reply_nodes: int = 2_000) -> None:
+        self.depth, self.root_nodes, self.reply_nodes = depth, root_nodes, reply_nodes
         self.vcf = ThreatSolver(vct=False)
         self.vct = ThreatSolver(vct=True)
+        self._at_horizon = [(self.vcf, depth)] + ([(self.vct, horizon_vct)] if horizon_vct else [])
         self.nodes = 0
 
     def new_game(self) -> None:
@@ -501,10 +516,23 @@ class ThreatPart:
                 return n, line
         return 0, []
 
-    def horizon(self, state, ply: int) -> int:
-        """Plies to a proven VCF win for the side to move at a horizon node, or 0."""
-        sv = self.vcf
+    def reply(self, state, ply: int) -> int:
+        """Plies to a proven VCT win for the side to move just after a root move, or 0:
+        the root move that allows it loses (the defensive half of threat search)."""
+        sv = self.vct
         before = sv.nodes
-        n = sv.win_within(state, self.depth, ply)
+        n = sv.win_within(state, self.depth, ply, self.reply_nodes)
         self.nodes += sv.nodes - before
+        return n
+
+    def horizon(self, state, ply: int) -> int:
+        """Plies to a proven VCF (or, with ``horizon_vct``, VCT) win for the side to move
+        at a horizon node, or 0."""
+        n = 0
+        for sv, plies in self._at_horizon:
+            before = sv.nodes
+            n = sv.win_within(state, plies, ply)
+            self.nodes += sv.nodes - before
+            if n:
+                break
         return n
