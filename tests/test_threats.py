@@ -211,3 +211,16 @@ def test_alphabeta_threat_part_refuses_root_moves_that_allow_a_vct():
     assert r.value > -MATE_BOUND
     g.push(r.move)
     assert vct7.search(g).value == 0
+
+
+def test_threat_vct_depth_reaches_longer_vcts():
+    """With White's counter-fours on the a-file Black's double three needs 9 plies: the
+    default 7-ply check after each root move misses it, threat_vct_depth=9 does not."""
+    g = gameai.load_game("gomoku", black="f8 g8 h10 h11", white="a1 a3 a5")
+    vct9 = gameai.make_searcher("vct(depth=9)")
+    r = gameai.make_searcher("alphabeta(depth=1,eval=zero,threats=true,threat_vct_depth=9)").search(g)
+    g.push(r.move)
+    assert vct9.search(g).value == 0
+    g.pop()
+    g.push(g.parse_move("o15"))
+    assert vct9.search(g).value == MATE - 9

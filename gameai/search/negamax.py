@@ -273,8 +273,9 @@ class Searcher:
     ``pruning`` (false = minimax); ``scout`` (NegaScout); ``mtdf``; ``tt``, ``tt_size``,
     ``exact_depth``; ``history``, ``history_key`` (piece|fromto), ``history_inc``
     (pow2|square), ``history_keep``; ``killers``; ``id``; ``aspiration``, ``window``;
-    ``quiescence``, ``qdepth``; ``mate_ply`` (false scores every win as MATE, as
-    OpenSpiel's +-1 returns do); callbacks ``on_iteration(row)`` and
+    ``quiescence``, ``qdepth``; ``threats``, ``threat_depth``, ``threat_vct_depth`` and
+    ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`);
+    ``mate_ply`` (false scores every win as MATE, as OpenSpiel's +-1 returns do); callbacks ``on_iteration(row)`` and
     ``on_root_move(index, count, move, value)``.
     """
 
@@ -289,7 +290,7 @@ class Searcher:
                  window: Annotated[int, Range(1, MATE)] = 50, quiescence: bool = False,
                  qdepth: Annotated[int, Range(0, 64)] = 16, mate_ply: bool = True,
                  threats: bool = False, threat_depth: Annotated[int, Range(1, 31)] = 7,
-                 threat_order: bool = False,
+                 threat_vct_depth: Annotated[int, Range(1, 31)] = 7, threat_order: bool = False,
                  on_iteration: Callable[[dict], None] | None = None,
                  on_root_move: Callable[[int, int, Any, int], None] | None = None) -> None:
         self._depth_given = depth is not None
@@ -311,7 +312,7 @@ class Searcher:
         self.tt = TranspositionTable(tt_size) if tt else None
         self.history = History(history_key, history_inc, history_keep) if history else None
         self.killers = Killers() if killers else None
-        self.threats = ThreatPart(threat_depth) if threats else None
+        self.threats = ThreatPart(threat_depth, threat_vct_depth) if threats else None
         self.threat_order = threat_order
         self.on_iteration, self._on_root_move = on_iteration, on_root_move
         self._evals: dict[str, Any] = {}

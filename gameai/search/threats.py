@@ -480,8 +480,10 @@ class ThreatPart:
     """The negamax core's threat part (switch ``threats=true``; Gomoku/Renju only).
 
     * at the root, before any alpha-beta iteration: a VCF of up to ``3 * depth`` plies,
-      then a VCT of up to ``depth`` plies, each within ``root_nodes``; a proven win is
-      played at once with its line as the PV;
+      then a VCT of up to ``vct_depth`` plies, each within ``root_nodes``; a proven win
+      is played at once with its line as the PV;
+    * after each root move (ply 1): a VCT of up to ``vct_depth`` plies for the opponent,
+      within ``reply_nodes``; a root move that allows one is scored as lost;
     * at the horizon, before the static evaluation: a VCF of up to ``depth`` plies for
       the side to move; a proven win is scored ``MATE - (ply + its plies)``, so the
       alpha-beta tree sees wins (and, one ply up, losses) beyond its nominal depth.
@@ -491,9 +493,10 @@ class ThreatPart:
     them as ``threat_nodes``, apart from the alpha-beta counters).
     """
 
-    def __init__(self, depth: int = 7, root_nodes: int = 20_000, horizon_vct: int = 0,
-                 reply_nodes: int = 2_000) -> None:
-        self.depth, self.root_nodes, self.reply_nodes = depth, root_nodes, reply_nodes
+    def __init__(self, depth: int = 7, vct_depth: int = 7, root_nodes: int = 20_000,
+                 horizon_vct: int = 0, reply_nodes: int = 2_000) -> None:
+        self.depth, self.vct_depth = depth, vct_depth
+        self.root_nodes, self.reply_nodes = root_nodes, reply_nodes
         self.vcf = ThreatSolver(vct=False)
         self.vct = ThreatSolver(vct=True)
         self._at_horizon = [(self.vcf, depth)] + ([(self.vct, horizon_vct)] if horizon_vct else [])
@@ -507,7 +510,7 @@ class ThreatPart:
         """A proven win for the side to move at the root: ``(plies, line)`` or ``(0, [])``."""
         if not hasattr(state, "line_codes"):
             return 0, []
-        for solver, plies in ((self.vcf, 3 * self.depth), (self.vct, self.depth)):
+        for solver, plies in ((self.vcf, 3 * self.depth), (self.vct, self.vct_depth)):
             solver.reset_counters()
             n, line, _ = solver.solve(state, plies, should_stop, None, 256,
                                       self.root_nodes)
@@ -521,7 +524,7 @@ class ThreatPart:
         the root move that allows it loses (the defensive half of threat search)."""
         sv = self.vct
         before = sv.nodes
-        n = sv.win_within(state, self.depth, ply, self.reply_nodes)
+        n = sv.win_within(state, self.vct_depth, ply, self.reply_nodes)
         self.nodes += sv.nodes - before
         return n
 
