@@ -67,7 +67,7 @@ class Gomoku:
                  rule: Literal["freestyle", "standard", "renju"] = "freestyle", moves: str = "",
                  black: str = "", white: str = "",
                  to_move: Literal["black", "white", "b", "w", 0, 1] | None = None,
-                 radius: Annotated[int, Range(1, 25)] = 2, full_board: bool = False) -> None:
+                 radius: Annotated[int, Range(1, 8)] = 2, full_board: bool = False) -> None:
         if not isinstance(size, int) or not 5 <= size <= 26:
             raise PositionError(f"gomoku: size must be an integer 5..26, got {size!r}")
         if rule not in RULES:
