@@ -89,3 +89,61 @@ def test_gomoku_click_a_point_and_the_opponent_replies(driver):
         assert driver.find_element("css selector", 'g.gb-piece[data-pt="h8"]').get_attribute("data-side") == "0"
     finally:
         server.shutdown()
+
+
+@pytest.mark.slow
+def test_in_jupyterlab_itself(driver, tmp_path):
+    """The same clicks in a real JupyterLab (anywidget's own front end, a real kernel).
+    Slow (JupyterLab starts in about 20 s): run with -m slow; needs the dev extra."""
+    pytest.importorskip("jupyterlab", reason="JupyterLab is in the dev extra")
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    import nbformat
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(
+        "from gameai.widgets import Board\nb = Board('xiangqi', opponent='alphabeta(depth=2)')\nb")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(nb, str(tmp_path / "w.ipynb"))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    lab = subprocess.Popen([sys.executable, "-m", "jupyterlab", "--allow-root", "--no-browser",
+                            "--ip=127.0.0.1", f"--port={port}", "--IdentityProvider.token=",
+                            "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",
+                            f"--ServerApp.root_dir={tmp_path}"], env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        from selenium.webdriver.support.ui import WebDriverWait
+        wait = WebDriverWait(driver, 120)
+        for _ in range(60):
+            try:
+                driver.get(f"http://127.0.0.1:{port}/lab/tree/w.ipynb")
+                break
+            except Exception:
+                time.sleep(1)
+        wait.until(lambda d: d.execute_script(
+            "return !!(window.jupyterapp && document.querySelector('.jp-Notebook'))"))
+        time.sleep(3)
+        driver.execute_script("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+        wait.until(lambda d: d.execute_script(
+            "return document.querySelectorAll('.gameai-board [data-click]').length"))
+        click = "document.querySelector('.gameai-board [data-click=\"%s\"]').dispatchEvent(" \
+                "new MouseEvent('click', {bubbles: true}))"
+        driver.execute_script(click % "h2")
+        wait.until(lambda d: d.execute_script(
+            "return document.querySelectorAll('.gameai-board [data-target=\"e2\"]').length"))
+        driver.execute_script(click % "e2")
+        wait.until(lambda d: len(d.execute_script(
+            "return document.querySelector('.gameai-board .gb-moves').textContent").split()) == 2)
+        reply = driver.execute_script("return document.querySelector('.gameai-board .gb-moves').textContent").split()[1]
+        assert driver.execute_script(
+            f"return document.querySelector('.gameai-board g.gb-piece[data-pt=\"{reply[2:]}\"]').dataset.side") == "1"
+    finally:
+        lab.terminate()
+        lab.wait(timeout=30)

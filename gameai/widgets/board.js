@@ -1,7 +1,7 @@
 // gameai board widget: draws the `view` trait as SVG and sends clicks to Python.
 // Python does every rule check; this file only draws and reports what was clicked.
 const NS = "http://www.w3.org/2000/svg";
-const CELL = 40, PAD = 34;
+const CELL = 40, PAD = 46;
 
 function el(tag, attrs = {}, parent = null) {
   const e = document.createElementNS(NS, tag);
@@ -61,12 +61,12 @@ function render({ model, el: root }) {
     // coordinates on every edge
     for (let c = 0; c < v.files; c++) {
       const [x, yb] = point(v, c, 0), [, yt] = point(v, c, v.ranks - 1);
-      for (const y of [yb + PAD * 0.7, yt - PAD * 0.45]) el("text", { x, y, class: "gb-coord" }, svg).textContent = letter(c);
+      for (const y of [yb + PAD * 0.75, yt - PAD * 0.6]) el("text", { x, y, class: "gb-coord" }, svg).textContent = letter(c);
     }
     for (let r = 0; r < v.ranks; r++) {
       const [xl, y] = point(v, 0, r), [xr] = point(v, v.files - 1, r);
       const label = v.game === "xiangqi" ? `${r}` : `${r + 1}`;
-      for (const x of [xl - PAD * 0.6, xr + PAD * 0.6]) el("text", { x, y: y + 4, class: "gb-coord" }, svg).textContent = label;
+      for (const x of [xl - PAD * 0.68, xr + PAD * 0.68]) el("text", { x, y: y + 4, class: "gb-coord" }, svg).textContent = label;
     }
     // last move
     if (v.last) {
@@ -109,7 +109,9 @@ function render({ model, el: root }) {
       const mk = el("marker", { id: "gb-arrow", markerWidth: 8, markerHeight: 8, refX: 6, refY: 4, orient: "auto" }, defs);
       el("path", { d: "M0,0 L8,4 L0,8 z", class: "gb-pv-head" }, mk);
       (v.pv || []).forEach(([fc, fr, tc, tr], i) => {
-        const [x0, y0] = point(v, fc, fr), [x1, y1] = point(v, tc, tr);
+        const [x0, y0] = point(v, fc, fr), [x2, y2] = point(v, tc, tr);
+        const len = Math.hypot(x2 - x0, y2 - y0) || 1, back = CELL * 0.5;  // head stops at the piece's edge
+        const x1 = x2 - ((x2 - x0) * back) / len, y1 = y2 - ((y2 - y0) * back) / len;
         el("line", { x1: x0, y1: y0, x2: x1, y2: y1, class: "gb-pv", "marker-end": "url(#gb-arrow)", "data-pv": i + 1 }, svg);
         el("text", { x: (x0 + x1) / 2 + 6, y: (y0 + y1) / 2, class: "gb-pv-num" }, svg).textContent = i + 1;
       });
