@@ -28,6 +28,13 @@ Optional capabilities (searchers test with ``hasattr``):
   ``with_piece=True`` includes the moving piece (the 000 document's refinement).
 * ``noisy_moves() -> list``: captures/forcing moves for quiescence search.
 * ``ply``: moves pushed since the game object was created.
+* ``in_check() -> bool``: the side to move is in check (games with checks: Xiangqi).
+* ``push_null()`` / ``pop_null()``: pass the move (null-move pruning; never in check;
+  undo with ``pop_null``). A game offers them only where passing is a sound test.
+* ``is_capture(move)``, ``mvv_lva(move) -> int``: capture test and capture order (most
+  valuable victim, least valuable attacker; 0 for quiet moves).
+* ``repeated() -> bool``: this position occurred earlier in the game's line (since the
+  last irreversible move); searchers score it as a draw with ``repetition=true``.
 """
 from __future__ import annotations
 

@@ -55,6 +55,7 @@ from .xiangqi_tables import (ADVISOR, ADVISOR_T, CANNON, ELEPHANT, ELEPHANT_T, H
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 FILES = "abcdefghi"
+NULL_MOVE = 0          #: the pass of push_null (no real move has equal from and to squares)
 _MOVE_RE = re.compile(r"([a-i])([0-9])-?([a-i])([0-9])", re.ASCII)
 _COUNTER = re.compile(r"[0-9]{1,9}", re.ASCII)
 
@@ -475,6 +476,39 @@ class Xiangqi:
             if self._safe_full(m, k, side):
                 return True
         return False
+
+    def push_null(self) -> None:
+        """Pass: the other side moves (for null-move pruning; never call it in check).
+        Undo it with :meth:`pop_null`, not :meth:`pop`. A repetition never spans it."""
+        self._hist.append(self._key)
+        self._undo.append((NULL_MOVE, 0, self._pst, self._clock))
+        self._key ^= Z_SIDE
+        self._clock = 0
+        self._side ^= 1
+
+    def pop_null(self) -> None:
+        """Take back :meth:`push_null`."""
+        if not self._undo or self._undo[-1][0] != NULL_MOVE:
+            raise IllegalMoveError("xiangqi: pop_null without a null move on top")
+        _, _, self._pst, self._clock = self._undo.pop()
+        self._key = self._hist.pop()
+        self._side ^= 1
+
+    def repeated(self) -> bool:
+        """Has this position (same side to move) occurred since the last capture?"""
+        clock = self._clock
+        if clock < 4:
+            return False
+        hist = self._hist
+        return self._key in hist[len(hist) - clock:]
+
+    def mvv_lva(self, move: int) -> int:
+        """Capture order: victim's material first, then the cheaper attacker; 0 if quiet."""
+        b = self.board
+        c = b[move & 255]
+        if not c:
+            return 0
+        return (abs(MAT[c]) << 16) - abs(MAT[b[move >> 8]])
 
     def in_check(self) -> bool:
         """Is the side to move in check (including a facing-kings file)?"""

@@ -1,4 +1,4 @@
-"""Move-ordering memories: the history heuristic (000 document) and killer moves.
+"""Move ordering: the history heuristic (000 document), killer moves and MVV-LVA.
 
 History (000): after a node whose best move raised alpha, that move's key gets
 ``+= 2**depth`` (``inc="pow2"``, the document's ``1 << depth``) or ``+= depth**2``
@@ -67,3 +67,10 @@ class Killers:
 
     def clear(self) -> None:
         self.slots = []
+
+
+def mvv_lva_key(state) -> Callable[[Any], int] | None:
+    """The game's MVV-LVA capture score ``mvv_lva(move)`` (most valuable victim first,
+    least valuable attacker breaking ties; 0 for a quiet move), or None when the game
+    has no captures. Sorting by it (stable, decreasing) puts captures first."""
+    return getattr(state, "mvv_lva", None)

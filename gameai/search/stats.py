@@ -12,11 +12,16 @@ same way, so numbers from different searchers can be put in one table:
     no moves that is not over, or a quiescence stand-pat). MCTS: simulations that ended
     without a result (rollout depth reached, or no moves) and were scored by the evaluator.
 ``terminals``
-    Visited positions whose ``result()`` is not None (game over); scored by the search.
+    Visited positions whose ``result()`` is not None (game over), or that repeat a
+    position of the search line (``repetition=true``: scored as a draw); scored by the search.
 ``interior``
     Visited positions whose moves were generated and searched (expanded). MCTS: visited
     positions a simulation moved on from (tree descent, expansion and rollout alike).
-    Without limits, for every searcher: ``nodes == leaves + terminals + interior + tt_cutoffs``.
+    Without limits, for every searcher:
+    ``nodes == leaves + terminals + interior + tt_cutoffs + pruned``.
+``pruned``
+    Nodes answered by a pruning part without searching their moves: null-move cut-offs
+    and mate-distance pruning (:mod:`gameai.search.core`).
 ``cutoffs``
     Beta cutoffs: a node stopped searching its moves because a value reached beta.
 ``first_move_cutoffs``
@@ -78,13 +83,14 @@ class SearchStats:
     researches: int = 0
     threat_nodes: int = 0
     simulations: int = 0
+    pruned: int = 0
     depth: int = 0
     seldepth: int = 0
     time_s: float = 0.0
     iterations: list[dict[str, Any]] = field(default_factory=list)
 
     COUNTERS = ("nodes", "leaves", "terminals", "interior", "cutoffs", "first_move_cutoffs",
-                "tt_probes", "tt_hits", "tt_cutoffs", "researches")
+                "tt_probes", "tt_hits", "tt_cutoffs", "researches", "pruned")
 
     @classmethod
     def record_fields(cls) -> tuple[tuple[str, type], ...]:

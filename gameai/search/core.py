@@ -1,0 +1,372 @@
+"""The negamax core: ONE search function whose steps come in a fixed, commented order.
+
+A node does, in this order (as Stockfish lays its search out):
+
+1. limits and ``stop`` (every node), terminal and draw (the game's ``result()``, then a
+   repetition inside the search line when ``repetition=true``);
+2. check extension (``check_ext``), then the horizon: quiescence (``quiescence``, with
+   check evasions when ``evasions``), the threat part's VCF (``threats``) or the evaluator;
+3. mate-distance pruning (``mate_distance``);
+4. transposition-table probe (``tt``; ``exact_depth``);
+5. pruning before the moves: null move (``nullmove``);
+6. move generation and ordering (TT move, MVV-LVA captures, killers, history, threats);
+7. the move loop: leaf children evaluated in place (no recursion), late-move reductions
+   (``lmr``), NegaScout null windows and re-searches (``scout``), beta cut-offs;
+8. store: killers, history, TT (never a value that depends on the path; see below).
+
+Each enhancement is a switch read once into a local name here (``None``/``False`` = off)
+plus a small helper in its own module (:mod:`.ordering`, :mod:`.tt`, :mod:`.pruning`,
+:mod:`.threats`). **Adding a part** touches only this function and its module: add the
+option to :class:`~gameai.search.negamax.Searcher` (an annotated parameter), read it
+into a local below, and put its few lines at the step where it acts; give it a counter
+in :class:`~gameai.search.stats.SearchStats` if it answers nodes by itself.
+
+Graph-history interaction: a repetition scored as a draw depends on the path, not on
+the position. Such values are counted (``ghi``) and a node whose subtree used one stores
+nothing in the TT, so no path-dependent value is ever stored (exact or bound); the TT
+can then persist across moves without breaking repetition handling (Breuker, Uiterwijk &
+van den Herik 1996 describe the problem; not storing is the simple safe answer).
+
+Per-search state (counters, PV table, root move order, limits) lives in the
+:class:`Search` object made for each ``search`` call, never on the configured searcher.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..games.protocol import fast_push
+from .ordering import mvv_lva_key
+from .pruning import LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, lmr_reduction
+from .stats import INF, MATE, MATE_BOUND, SearchStats
+from .threats import order_by_threat
+from .tt import EXACT, LOWER, UPPER, from_tt
+
+_COUNTERS = SearchStats.COUNTERS
+
+
+class Abort(Exception):
+    """Raised inside the core when a limit or ``stop`` is hit; ``pushed`` moves to undo."""
+
+    def __init__(self, pushed: int) -> None:
+        self.pushed = pushed
+
+
+class Search:
+    """One ``search`` call: its limits, counters, PV table and root move order.
+
+    ``negamax(depth, alpha, beta, ply)`` is the core; ``counters()`` the statistics so far.
+    """
+
+    def __init__(self, o, state, ev, stop_check: Callable[[int], bool], *, max_depth: int,
+                 node_limit: int | None, check_every: int, timed: bool = False,
+                 on_root_move=None) -> None:
+        self.ev, self.stop_check, self.node_limit, self.timed = ev, stop_check, node_limit, timed
+        self.root_first: Any = None          # the previous iteration's best move
+        self.root_best: Any = None           # best root move of the current iteration
+        self.on_root_move = on_root_move
+        self.max_ply = max_depth + min(max_depth, 32) + 2   # check extensions stop there
+        self.pvt: list = [()] * (self.max_ply + 2)   # triangular PV: pvt[ply] from ply
+        _build(self, o, state, ev, stop_check, node_limit, check_every)
+
+    def add_root(self) -> None:
+        """Count the root visit of one more pass (iteration, window, re-search)."""
+        self._bump("nodes")
+
+    def add_research(self) -> None:
+        self._bump("researches")
+
+
+def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
+    """Make ``run.negamax`` and ``run.counters`` as closures (locals are Python's fastest)."""
+    push, pop, result, legal = fast_push(state), state.pop, state.result, state.legal_moves
+    tt, hist, killers, threat = o.tt, o.history, o.killers, o.threats
+    pruning, scout, exact_depth, mate_ply, qdepth = o.pruning, o.scout, o.exact_depth, \
+        o.mate_ply, o.qdepth
+    # the parts, each read once: None/False means off (or not offered by this game)
+    noisy = getattr(state, "noisy_moves", None) if o.quiescence else None
+    in_check = getattr(state, "in_check", None)
+    evasions = o.evasions and noisy is not None and in_check is not None
+    check_ext = o.check_ext and in_check is not None
+    push_null = getattr(state, "push_null", None) if o.nullmove else None
+    pop_null = getattr(state, "pop_null", None)
+    if pop_null is None or in_check is None:         # never null-move where check is unknown
+        push_null = None
+    lmr = o.lmr
+    is_capture = getattr(state, "is_capture", None)
+    mvv = mvv_lva_key(state) if o.mvv_lva else None
+    repeated = getattr(state, "repeated", None) if o.repetition else None
+    mdp = o.mate_distance and mate_ply
+    need_check = push_null is not None or lmr or check_ext
+    by_threat = order_by_threat if o.threat_order else None
+    inline = not noisy and threat is None and not check_ext   # leaf children in the loop
+    use_tt = tt is not None
+    tslots, tmask = (tt.slots, tt.mask) if use_tt else (None, 0)
+    htab = hist.table if hist is not None else None
+    if htab is not None:                     # one call per move while sorting
+        hkey = hist.key_function(state)
+        hget, hk_raw, wp = htab.get, getattr(state, "history_key", None), hist.with_piece
+        hscore = (lambda m: hget(hk_raw(m, wp), 0)) if hk_raw is not None else (lambda m: hget(m, 0))
+    ordering = use_tt or htab is not None or killers is not None or by_threat is not None \
+        or mvv is not None
+    pvt, max_ply = run.pvt, run.max_ply
+    null_at = [False] * (max_ply + 2)        # null_at[p]: the move into ply p was a null move
+    nodes = leaves = terminals = interior = cutoffs = fmc = probes = hits = ttcuts = res = 0
+    pruned = ghi = seldepth = 0
+    next_check = every if node_limit is None else min(every, node_limit)
+
+    def check(ply):
+        """Limits and ``stop``: abort (undoing ``ply`` pushes) when one is reached."""
+        nonlocal next_check
+        next_check = nodes + every
+        if node_limit is not None and nodes < node_limit < next_check:
+            next_check = node_limit
+        if stop_check(nodes):
+            raise Abort(ply)
+
+    def term_value(r, ply):
+        """A finished game scored for the side to move (ply-adjusted unless mate_ply=false)."""
+        w = r.winner
+        if w is None:
+            return 0
+        v = MATE - ply if mate_ply else MATE
+        return v if w == state.to_move else -v
+
+    def qsearch(alpha, beta, ply, qd):
+        """Captures only (``noisy_moves``), standing pat on the evaluation; in check with
+        ``evasions``, every legal move and no stand pat."""
+        nonlocal nodes, leaves, terminals, interior, seldepth
+        if nodes >= next_check:
+            check(ply)
+        r = result()
+        if r is not None:
+            terminals += 1
+            return term_value(r, ply)
+        if evasions and qd > 0 and in_check():
+            interior += 1
+            best = -INF
+            moves = legal()
+        else:
+            leaves += 1
+            best = ev(state)
+            if best >= beta or qd <= 0:
+                return best
+            if best > alpha:
+                alpha = best
+            moves = noisy()
+            if mvv is not None:
+                moves.sort(key=mvv, reverse=True)
+        if ply + 1 > seldepth:
+            seldepth = ply + 1
+        for m in moves:
+            push(m)
+            nodes += 1
+            v = -qsearch(-beta, -alpha, ply + 1, qd - 1)
+            pop()
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        break
+        return best
+
+    def negamax(depth, alpha, beta, ply):
+        nonlocal nodes, leaves, terminals, interior, cutoffs, fmc, probes, hits, ttcuts
+        nonlocal res, seldepth, pruned, ghi
+        pvt[ply] = ()
+        # 1. limits, terminal and draw
+        if nodes >= next_check:
+            check(ply)
+        r = result()
+        if r is not None:
+            terminals += 1
+            return term_value(r, ply)
+        if threat is not None and ply == 1:  # does the root move allow a VCT?
+            n = threat.reply(state, ply)
+            if n:
+                terminals += 1
+                return MATE - (ply + n)
+        if repeated is not None and ply and repeated():
+            terminals += 1                   # a repetition in the line: a draw, path-dependent
+            ghi += 1
+            return 0
+        # 2. check extension, horizon
+        checked = in_check() if need_check else False
+        if check_ext and checked and ply < max_ply:
+            depth += 1
+        if depth <= 0:
+            if noisy:
+                return qsearch(alpha, beta, ply, qdepth)
+            if threat is not None:          # a proven VCF beyond the horizon
+                n = threat.horizon(state, ply)
+                if n:
+                    return MATE - (ply + n)
+            leaves += 1
+            return ev(state)
+        # 3. mate-distance pruning: no line from here can beat a mate found nearer the root
+        if mdp and ply:
+            if alpha < ply - MATE:
+                alpha = ply - MATE
+            if beta > MATE - ply - 1:
+                beta = MATE - ply - 1
+            if alpha >= beta:
+                pruned += 1
+                return alpha
+        a0 = alpha
+        ghi0 = ghi
+        # 4. transposition table
+        tt_move = None
+        if use_tt:
+            key = state.key
+            probes += 1
+            e = tslots[key & tmask]
+            if e is not None and e[0] == key:
+                hits += 1
+                tt_move = e[4]
+                if ply and (e[1] == depth if exact_depth else e[1] >= depth):
+                    v = from_tt(e[3], ply)
+                    f = e[2]
+                    if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
+                        ttcuts += 1
+                        if tt_move is not None:
+                            pvt[ply] = (tt_move,)
+                        return v
+        # 5. null-move pruning: passing still fails high, so a real move would too
+        if push_null is not None and ply and not checked and not null_at[ply] \
+                and depth > NULL_R and -MATE_BOUND < beta < MATE_BOUND:
+            push_null()
+            nodes += 1
+            null_at[ply + 1] = True
+            try:
+                v = -negamax(depth - 1 - NULL_R, -beta, 1 - beta, ply + 1)
+            except Abort as abort:           # undo the moves above the null move, then it
+                for _ in range(abort.pushed - ply - 1):
+                    pop()
+                pop_null()
+                abort.pushed = ply
+                raise
+            finally:
+                null_at[ply + 1] = False
+            pop_null()
+            if v >= beta:
+                pruned += 1
+                return beta if v >= MATE_BOUND else v   # a mate after passing proves nothing
+        # 6. moves and their order
+        moves = legal()
+        if not moves:                        # not over, but nothing to play: a horizon
+            leaves += 1
+            return ev(state)
+        interior += 1
+        if ply >= seldepth:
+            seldepth = ply + 1
+        if ordering:
+            if htab is not None:
+                moves.sort(key=hscore, reverse=True)
+            if by_threat is not None:       # threats first, history breaks ties (stable)
+                by_threat(state, moves)
+            if killers is not None:
+                for k in reversed(killers.at(ply)):
+                    if k in moves:
+                        moves.remove(k)
+                        moves.insert(0, k)
+            if mvv is not None:             # captures first, by MVV-LVA (stable)
+                moves.sort(key=mvv, reverse=True)
+            if tt_move is not None and tt_move in moves:
+                moves.remove(tt_move)
+                moves.insert(0, tt_move)
+        if not ply:
+            first = run.root_first
+            if first is not None and first in moves:
+                moves.remove(first)
+                moves.insert(0, first)
+            on_root = run.on_root_move
+        else:
+            on_root = None
+        # 7. the move loop
+        best = -INF
+        best_move = None
+        leaf_children = depth == 1 and inline
+        if leaf_children:
+            pvt[ply + 1] = ()
+        n = len(moves)
+        for i, m in enumerate(moves):
+            if leaf_children:               # the child is a leaf or a terminal: no recursion
+                if nodes >= next_check:
+                    check(ply)
+                push(m)
+                nodes += 1
+                r = result()
+                if r is None:
+                    leaves += 1
+                    v = -ev(state)
+                else:
+                    terminals += 1
+                    v = -term_value(r, ply + 1)
+            else:
+                red = 0
+                if lmr and i >= LMR_MIN_INDEX and depth >= LMR_MIN_DEPTH and not checked \
+                        and (is_capture is None or not is_capture(m)):
+                    red = lmr_reduction(depth, i)
+                push(m)
+                nodes += 1
+                if red:                     # a late quiet move: reduced null-window probe
+                    v = -negamax(depth - 1 - red, -alpha - 1, -alpha, ply + 1)
+                    if v > alpha:           # it beat alpha: search it at full depth
+                        res += 1
+                        nodes += 1
+                        v = -negamax(depth - 1, -alpha - 1 if scout else -beta, -alpha, ply + 1)
+                        if scout and alpha < v < beta:
+                            res += 1
+                            nodes += 1
+                            v = -negamax(depth - 1, -beta, -v, ply + 1)
+                elif scout and i:
+                    v = -negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < v < beta and (depth > 1 or noisy):
+                        res += 1
+                        nodes += 1          # the child is visited again
+                        v = -negamax(depth - 1, -beta, -v, ply + 1)
+                else:
+                    v = -negamax(depth - 1, -beta, -alpha, ply + 1)
+            pop()
+            if on_root is not None:
+                on_root(i, n, m, v)
+            if v > best:
+                best = v
+                best_move = m
+                if v > alpha:
+                    alpha = v
+                    pvt[ply] = (m,) + pvt[ply + 1]
+                    if v >= beta and pruning:
+                        cutoffs += 1
+                        if not i:
+                            fmc += 1
+                        break
+        # 8. store what was learnt
+        if best >= beta and pruning and killers is not None:
+            killers.add(ply, best_move)
+        if htab is not None and best > a0:
+            k = hkey(best_move)
+            htab[k] = htab.get(k, 0) + hist.increment(depth)
+        if use_tt and ghi == ghi0:          # never a value that depends on the path
+            flag = UPPER if best <= a0 else LOWER if best >= beta else EXACT
+            tt.store(key, depth, flag, best, best_move, ply)
+        if not ply:
+            run.root_best = best_move
+        return best
+
+    def counters() -> dict[str, int]:
+        c = dict.fromkeys(_COUNTERS, 0)
+        c.update(nodes=nodes, leaves=leaves, terminals=terminals, interior=interior,
+                 cutoffs=cutoffs, first_move_cutoffs=fmc, tt_probes=probes, tt_hits=hits,
+                 tt_cutoffs=ttcuts, researches=res, pruned=pruned)
+        c["seldepth"] = seldepth
+        return c
+
+    def bump(name: str) -> None:
+        nonlocal nodes, res
+        if name == "nodes":
+            nodes += 1
+        else:
+            res += 1
+
+    run.negamax, run.counters, run._bump = negamax, counters, bump
