@@ -98,7 +98,8 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     mdp = o.mate_distance and mate_ply
     need_check = push_null is not None or lmr or check_ext
     by_threat = order_by_threat if o.threat_order else None
-    inline = not noisy and threat is None and not check_ext   # leaf children in the loop
+    inline = not noisy and threat is None and not check_ext and repeated is None
+    # inline: depth-1 children are leaves or terminals, evaluated in the loop
     use_tt = tt is not None
     tslots, tmask = (tt.slots, tt.mask) if use_tt else (None, 0)
     htab = hist.table if hist is not None else None

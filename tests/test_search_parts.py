@@ -1,0 +1,136 @@
+"""The core's parts (issue 11 item 2): exact ones keep the minimax value, pruning ones stay sane."""
+import random
+
+import pytest
+
+import gameai
+from gameai.search.stats import Limits
+
+MID = "r1b1kab1r/2c1a4/2n2cn2/3C5/p3p1p1p/2B6/P1P1P1P1P/5R2N/8R/1NBAKAC2 w - - 5 16"
+
+
+def _snapshot(s):
+    return (s.key, s.to_move, s.legal_moves(), str(s), s.fen() if hasattr(s, "fen") else None)
+
+
+def _positions(spec, count, plies, seed):
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        s = gameai.load_game(spec)
+        for _ in range(rng.randint(*plies)):
+            if s.result() is not None:
+                break
+            s.push(rng.choice(s.legal_moves()))
+        if s.result() is None:
+            out.append(s)
+    return out
+
+
+EXACT_PARTS = ["alphabeta(mvv_lva=true)", "alphabeta(mate_distance=true)",
+               "negascout(mvv_lva=true,mate_distance=true,history=true,killers=true,id=true)",
+               "alphabeta(tt=true,exact_depth=true,mate_distance=true,mvv_lva=true)"]
+
+
+@pytest.mark.parametrize("spec,count,plies,depth", [
+    ("xiangqi", 3, (2, 14), 2), ("connect4", 4, (2, 14), 4), ("tictactoe", 6, (1, 5), 9),
+    ("gomoku", 2, (3, 6), 2)])
+def test_exact_parts_return_the_minimax_value(spec, count, plies, depth):
+    for s in _positions(spec, count, plies, seed=7):
+        ref = gameai.make_searcher("minimax", depth=depth).search(s)
+        for sp in EXACT_PARTS:
+            r = gameai.make_searcher(sp, depth=depth).search(s)
+            assert r.value == ref.value, (spec, sp)
+            st = r.stats
+            assert st.nodes == st.leaves + st.terminals + st.interior + st.tt_cutoffs + st.pruned
+
+
+def test_mate_distance_prunes_and_keeps_the_mate_value():
+    # connect4: a forced win exists; mate-distance pruning must keep its exact distance
+    s = gameai.load_game("connect4", moves="4 4 3 3 2")
+    a = gameai.make_searcher("alphabeta(depth=7,eval=zero)").search(s)
+    b = gameai.make_searcher("alphabeta(depth=7,eval=zero,mate_distance=true)").search(s)
+    assert a.value == b.value and b.stats.nodes <= a.stats.nodes
+
+
+def test_null_move_pair_restores_everything():
+    s = gameai.load_game("xiangqi", fen=MID)
+    before = _snapshot(s)
+    s.push_null()
+    assert s.to_move == 1 and s.key != before[0]
+    s.pop_null()
+    assert _snapshot(s) == before
+    with pytest.raises(gameai.GameError):
+        s.pop_null()
+
+
+@pytest.mark.parametrize("spec", [
+    "negascout(tt=true,history=true,nullmove=true,lmr=true)",
+    "alphabeta(nullmove=true,lmr=true,check_ext=true,quiescence=true,evasions=true,mvv_lva=true)",
+    "negascout(tt=true,id=true,killers=true,history=true,nullmove=true,lmr=true,check_ext=true,"
+    "quiescence=true,evasions=true,mvv_lva=true,mate_distance=true,repetition=true)"])
+def test_pruning_parts_are_sane_and_abort_cleanly(spec):
+    s = gameai.load_game("xiangqi", fen=MID)
+    before = _snapshot(s)
+    r = gameai.make_searcher(spec, depth=4).search(s)
+    assert _snapshot(s) == before and r.move in s.legal_moves()
+    st = r.stats
+    assert st.nodes == st.leaves + st.terminals + st.interior + st.tt_cutoffs + st.pruned
+    # aborts anywhere (also below a null move) leave the position as it was
+    for limit in range(40, 3000, 97):
+        r = gameai.make_searcher(spec, depth=6).search(s, Limits(nodes=limit))
+        assert _snapshot(s) == before, limit
+        assert r.move in s.legal_moves() and r.stats.nodes <= limit + 1
+
+
+def test_null_move_and_lmr_prune_and_still_find_a_mate():
+    s = gameai.load_game("xiangqi", fen=MID)
+    plain = gameai.make_searcher("negascout(depth=4,tt=true,history=true)").search(s)
+    fast = gameai.make_searcher("negascout(depth=4,tt=true,history=true,nullmove=true,lmr=true)").search(s)
+    assert fast.stats.nodes < plain.stats.nodes and fast.stats.pruned > 0
+    # a mate in one (Red rook to the back rank) is still found with every part on
+    m1 = gameai.load_game("xiangqi", fen="3k5/9/9/9/9/9/9/9/4R4/R3K4 w - - 0 1")
+    ref = gameai.make_searcher("alphabeta(depth=3)").search(m1)
+    r = gameai.make_searcher("negascout(depth=3,tt=true,nullmove=true,lmr=true,check_ext=true,"
+                             "mate_distance=true)").search(m1)
+    assert ref.value == r.value == gameai.search.stats.MATE - 1 and r.move == ref.move
+
+
+def test_quiescence_evasions_do_not_stand_pat_in_check():
+    # Red has checking moves: at depth 1 a checked child is expanded (interior) with
+    # evasions instead of standing pat on its evaluation
+    s = gameai.load_game("xiangqi", fen=MID)
+    plain = gameai.make_searcher("alphabeta(depth=1,quiescence=true)").search(s)
+    ev = gameai.make_searcher("alphabeta(depth=1,quiescence=true,evasions=true)").search(s)
+    assert any(s.gives_check(m) for m in s.legal_moves())
+    assert plain.stats.interior == 1 and ev.stats.interior > 1
+
+
+def test_check_extension_searches_beyond_the_nominal_depth():
+    s = gameai.load_game("xiangqi", fen=MID)
+    r = gameai.make_searcher("alphabeta(depth=2,check_ext=true)").search(s)
+    assert r.stats.seldepth > 2
+
+
+def test_repetition_scored_as_a_draw_and_never_stored():
+    s = gameai.load_game("xiangqi", moves="h2e2 h9g7 h0g2 g7h9")
+    back = s.parse_move("g2h0")              # returns to the position after h2e2
+    assert not s.repeated()
+    s.push(back)
+    assert s.repeated()
+    s.pop()
+    for depth in (1, 2):
+        values, plain = {}, {}
+        sr = gameai.make_searcher(f"alphabeta(depth={depth},repetition=true,tt=true)")
+        sr.search(s, on_root_move=lambda i, n, m, v: values.__setitem__(m, v))
+        gameai.make_searcher(f"alphabeta(depth={depth},tt=true)").search(
+            s, on_root_move=lambda i, n, m, v: plain.__setitem__(m, v))
+        assert values[back] == 0 != plain[back]
+        assert sr.tt.probe(s.key) is None    # the root's value depends on the path: not stored
+
+
+def test_outside_check_name_works():
+    sr = gameai.make_searcher("negascout(time=1.0,tt=true,history=true,nullmove=true,lmr=true)")
+    s = gameai.load_game("xiangqi")
+    r = sr.search(s, {"depth": 3})
+    assert r.move in s.legal_moves() and s.in_check() is False
