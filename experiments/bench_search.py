@@ -17,12 +17,17 @@ a lost position, as its documentation shows), with and without its transposition
 Goals printed as ratios: >= 30x easyAI's nodes/s, >= 0.5x OpenSpiel's.
 
 Then every searcher on fixed Xiangqi and Gomoku positions (when those games are
-registered): nodes per decision and nodes/s at fixed depths.
+registered): nodes per decision and nodes/s at fixed depths (best of ``--repeat``),
+beside the figures stored in ``bench_search_baseline.json`` (the search core before its
+refactor, same machine; ``--save FILE`` writes a new one) with the ratio where the node
+counts are equal. ``--skip-connect4`` runs only this part.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import time
+from pathlib import Path
 
 import gameai
 
@@ -183,8 +188,12 @@ SEARCHERS = [
     ("negascout(tt=true,id=true,aspiration=true,history=true)", 0),
     ("mtdf(history=true)", 0),
     ("alphabeta(quiescence=true,history=true)", -1),
+    ("negascout(tt=true,id=true,history=true,nullmove=true,lmr=true)", 0),
+    ("negascout(tt=true,id=true,history=true,killers=true,mvv_lva=true,mate_distance=true,"
+     "quiescence=true,evasions=true,check_ext=true,nullmove=true,lmr=true)", -1),
     ("mcts(iterations=300)", None),
 ]
+BASELINE = Path(__file__).with_name("bench_search_baseline.json")
 
 POSITIONS = [
     ("xiangqi", {}, "start"),
@@ -193,8 +202,14 @@ POSITIONS = [
 ]
 
 
-def games_section(args) -> None:
-    print("== every searcher on fixed positions (nodes per decision, nodes/s) ==")
+def games_section(args) -> dict:
+    """Nodes/s of every searcher (best of ``--repeat``), beside the stored pre-refactor figures."""
+    path = Path(args.baseline) if args.baseline else BASELINE
+    base = json.loads(path.read_text()) if path.exists() and not args.no_baseline else {}
+    print("== every searcher on fixed positions (nodes per decision, nodes/s; "
+          f"'base' = {base.get('_source', 'no stored figures')}) ==")
+    out: dict = {}
+    ratios = []
     for game, params, label in POSITIONS:
         if game not in gameai.GAMES.names():
             print(f"{game}: not registered in this checkout")
@@ -205,13 +220,38 @@ def games_section(args) -> None:
             depth = None if offset is None else args.game_depth + offset
             if spec == "minimax" and args.quick:
                 continue
-            searcher = gameai.make_searcher(spec, depth=depth) if depth else gameai.make_searcher(spec)
-            r = searcher.search(state)
+            try:
+                searcher = gameai.make_searcher(spec, depth=depth) if depth else gameai.make_searcher(spec)
+            except gameai.SpecError:          # a switch this checkout does not have
+                continue
+
+            def run():
+                searcher.new_game()
+                return searcher.search(state)
+            t, r = _best_time(run, args.repeat)
             st = r.stats
             label2 = spec if depth is None else f"{spec} d{depth}"
-            print(f"  {label2:<62} nodes {st.nodes:>9,}  leaves {st.leaves:>9,}  "
-                  f"time {st.time_s:7.3f}s  nps {st.nodes / max(st.time_s, 1e-9):>9,.0f}  "
-                  f"move {state.move_str(r.move)}  value {r.value:.6g}")
+            nps = st.nodes / max(t, 1e-9)
+            key = f"{game} {label} | {label2}"
+            out[key] = {"nodes": st.nodes, "nps": nps}
+            old = base.get(key)
+            beside = ""
+            if old is not None and old["nodes"] == st.nodes:
+                ratios.append(nps / old["nps"])
+                beside = f"  base {old['nps']:>9,.0f} ({nps / old['nps']:.2f}x)"
+            elif old is not None:
+                beside = f"  base nodes {old['nodes']:,} differ"
+            print(f"  {label2[:70]:<70} nodes {st.nodes:>9,}  time {t:7.3f}s  "
+                  f"nps {nps:>9,.0f}{beside}  move {r.move_str}  value {r.value:.6g}")
+    if ratios:
+        g = 1.0
+        for v in ratios:
+            g *= v
+        print(f"nodes/s now / base, geometric mean over {len(ratios)} equal-node cases: "
+              f"{g ** (1 / len(ratios)):.3f}x")
+    if args.save:
+        Path(args.save).write_text(json.dumps(out, indent=1) + "\n")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -224,8 +264,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true")
     p.add_argument("--no-peers", action="store_true")
     p.add_argument("--skip-games", action="store_true")
+    p.add_argument("--skip-connect4", action="store_true")
+    p.add_argument("--no-baseline", action="store_true", help="do not print the stored figures")
+    p.add_argument("--baseline", help="JSON figures to print beside (default: the stored file)")
+    p.add_argument("--save", help="write this run's games figures as JSON (a new baseline)")
     args = p.parse_args(argv)
-    connect4_section(args)
+    if not args.skip_connect4:
+        connect4_section(args)
     if not args.skip_games:
         games_section(args)
     return 0

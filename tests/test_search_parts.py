@@ -134,3 +134,15 @@ def test_outside_check_name_works():
     s = gameai.load_game("xiangqi")
     r = sr.search(s, {"depth": 3})
     assert r.move in s.legal_moves() and s.in_check() is False
+
+
+@pytest.mark.parametrize("game", ["gomoku(moves='h8 h9 i9 g7 j10')", "connect4(moves='4 4')",
+                                  "synthetic(branching=3,depth=6,seed=1)", "tictactoe"])
+def test_every_part_runs_on_games_without_checks_or_captures(game):
+    s = gameai.load_game(game)
+    before = _snapshot(s)
+    r = gameai.make_searcher(
+        "negascout(depth=3,tt=true,id=true,killers=true,history=true,nullmove=true,lmr=true,"
+        "check_ext=true,quiescence=true,evasions=true,mvv_lva=true,mate_distance=true,"
+        "repetition=true)").search(s)
+    assert _snapshot(s) == before and r.move in s.legal_moves()

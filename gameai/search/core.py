@@ -96,7 +96,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     mvv = mvv_lva_key(state) if o.mvv_lva else None
     repeated = getattr(state, "repeated", None) if o.repetition else None
     mdp = o.mate_distance and mate_ply
-    need_check = push_null is not None or lmr or check_ext
+    need_check = in_check is not None and (push_null is not None or lmr or check_ext)
     by_threat = order_by_threat if o.threat_order else None
     inline = not noisy and threat is None and not check_ext and repeated is None
     # inline: depth-1 children are leaves or terminals, evaluated in the loop
