@@ -5,7 +5,8 @@ UCCI ``setoption newgame`` when announced, or a new process), so a client that d
 start a fresh game for every game gets games that depend on the worker. Every line it
 receives goes to the ``--log`` file. ``--mode`` makes it misbehave: ``eof`` closes its
 output and stays alive, ``badbytes`` answers ``go`` with invalid UTF-8, ``stubborn``
-ignores ``quit``, SIGTERM and end of input, ``grandchild`` also leaves a child process
+ignores ``quit``, SIGTERM and end of input, ``deaf`` stops reading after the
+handshake, ``grandchild`` also leaves a child process
 that records its pid in ``--log``.pid.
 """
 import argparse
@@ -66,6 +67,8 @@ while True:
         if args.newgame:
             option("newgame", "type button")
         send(f"{cmd}ok")
+        if args.mode == "deaf":  # never reads again
+            time.sleep(600)
     elif cmd == "isready":
         send("readyok")
     elif cmd == "ucinewgame" or (cmd == "setoption" and words[1:2] == ["newgame"] and args.newgame):

@@ -271,6 +271,18 @@ def test_end_of_output_and_invalid_bytes_are_faults_not_hangs(mode, reason):
     assert time.monotonic() - t0 < 50  # well inside the 60 s read timeout: no waiting on EOF
 
 
+def test_an_engine_that_stops_reading_cannot_block_a_write():
+    p = EnginePlayer(_fake("uci", mode="deaf"), protocol="uci", depth=1, timeout=1)
+    try:
+        p.new_game(0)
+        with pytest.raises(EngineFault) as exc:
+            for _ in range(100):  # far more than a pipe holds
+                p._write("position startpos moves " + "a1a2 " * 2000)
+        assert exc.value.reason == "engine-timeout"
+    finally:
+        p.close()
+
+
 def test_an_engine_that_ignores_quit_and_sigterm_is_killed_with_its_children(tmp_path):
     log = tmp_path / "log"
     p = EnginePlayer(_fake("uci", log, mode="stubborn"), protocol="uci", depth=1)

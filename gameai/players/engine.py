@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import queue
+import select
 import shlex
 import signal
 import subprocess
@@ -191,6 +192,7 @@ class EnginePlayer:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.DEVNULL, cwd=self.cwd,
                                          start_new_session=True)  # its own process group
+            os.set_blocking(self.proc.stdin.fileno(), False)
         except (OSError, ValueError) as exc:
             self.proc = None
             raise EngineFault("engine-crash", f"cannot start {self.cmd!r}: {exc}") from None
@@ -223,11 +225,21 @@ class EnginePlayer:
             wait = self._last_reply + self.pace - _time.monotonic()
             if wait > 0:
                 _time.sleep(wait)
-        try:
-            self.proc.stdin.write((line + "\n").encode("utf-8"))
-            self.proc.stdin.flush()
-        except (OSError, ValueError) as exc:
-            raise EngineFault("engine-crash", f"cannot write to engine: {exc}") from None
+        data = (line + "\n").encode("utf-8")
+        fd = self.proc.stdin.fileno()
+        deadline = _time.monotonic() + self.timeout
+        while data:  # non-blocking: an engine that stops reading cannot block us either
+            try:
+                data = data[os.write(fd, data):]
+            except BlockingIOError:
+                left = deadline - _time.monotonic()
+                if left <= 0:
+                    self._broken = True
+                    raise EngineFault("engine-timeout", f"the engine read no input for "
+                                      f"timeout={self.timeout:g} s") from None
+                select.select([], [fd], [], min(left, 0.1))
+            except (OSError, ValueError) as exc:
+                raise EngineFault("engine-crash", f"cannot write to engine: {exc}") from None
 
     def _read(self, deadline: float) -> str:
         left = deadline - _time.monotonic()
