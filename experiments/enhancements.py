@@ -23,6 +23,9 @@ setting to hold, above 1 in any to fail).
   consecutive decisions of one game line per position.
 * ``captures``: a capture-first ordering (captures before quiet moves, generation order
   otherwise) as the baseline the history heuristic must beat (Xiangqi).
+* ``parts``: the core's pruning parts on a well-ordered alpha-beta (Xiangqi): null-move
+  pruning, late-move reductions, both, and MVV-LVA capture ordering; nodes and how often
+  the root value stays the same (they are not exact).
 * ``quiescence``: the cost of a capture-only quiescence search at the horizon (Xiangqi),
   nodes with / without.
 
@@ -168,6 +171,10 @@ def jobs(setting: dict):
                 out.append(delayed(_one)(*a, "captures", "generation order", "alphabeta(depth={depth})", d))
                 out.append(delayed(_one)(*a, "captures", "captures first", "alphabeta(depth={depth})", d, wrap=True))
                 out.append(delayed(_one)(*a, "captures", "history", "alphabeta(depth={depth},history=true)", d))
+                for part in ("none", "nullmove", "lmr", "nullmove+lmr", "mvv_lva"):
+                    flags = "".join(f",{x}=true" for x in part.split("+") if x != "none")
+                    out.append(delayed(_one)(*a, "parts", part,
+                                             f"alphabeta(depth={{depth}},{ORDERED},killers=true{flags})", d))
                 for dq in range(1, d + 1):
                     for q in ("false", "true"):
                         out.append(delayed(_one)(*a, "quiescence", f"quiescence={q}",
@@ -301,6 +308,20 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     claims.append(Claim(NAME, src, "xiangqi: the history heuristic orders better than a plain captures-first "
                         "ordering", f"alpha-beta nodes, history / captures first: {describe(hist_cap)}; captures "
                         f"first / generation order: {describe(cap)}", below_one(_iv(hist_cap)), cmd))
+    pt = t["parts"]
+    parts = {}
+    for part in ("nullmove", "lmr", "nullmove+lmr", "mvv_lva"):
+        parts.update({f"{g},{part}": v for g, v in ratio(pt, part, "none", seed).items()})
+    add("parts", "nodes with / without the part", parts)
+    base = pt[pt.setting == "none"].set_index("position").value
+    same = {part: float((pt[pt.setting == part].set_index("position").value == base).mean())
+            for part in ("nullmove", "lmr", "nullmove+lmr")}
+    claims.append(Claim(NAME, "Donninger 1993, Null move and deep search; Heinz 2000, Scalable search in "
+                        "computer chess (late move reductions)", "xiangqi: null-move pruning and late-move "
+                        "reductions cut the nodes of a well-ordered alpha-beta (history+TT+killers+ID)",
+                        f"nodes with / without: {describe({k: v for k, v in parts.items() if 'mvv' not in k})}; "
+                        "same root value as without: " + ", ".join(f"{k} {v:.0%}" for k, v in same.items()),
+                        below_one([iv[1:] for k, iv in parts.items() if k.endswith(("nullmove", "lmr"))]), cmd))
     q = t["quiescence"]
     qr = ratio(q, "quiescence=true", "quiescence=false", seed, by=("game", "depth"))
     add("quiescence", "nodes with / without quiescence", qr)

@@ -53,6 +53,6 @@ def test_enhancements_run_on_a_tiny_setting(tmp_path, monkeypatch):
     claims = enhancements.run(False, 1, tmp_path)
     assert len(claims) >= 9
     df = __import__("pandas").read_parquet(tmp_path / "table.parquet")
-    assert set(df.table) == {"id", "aspiration", "mtdf", "tt", "history", "captures", "quiescence"}
+    assert set(df.table) == {"id", "aspiration", "mtdf", "tt", "history", "captures", "parts", "quiescence"}
     # MTD(f) makes at least one pass per iteration; a coarser grain changes the values searched
     assert (df[(df.table == "mtdf") & (df.setting == "mtdf")].passes_per_iteration >= 1).all()
