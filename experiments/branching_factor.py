@@ -20,7 +20,7 @@ discrepancy can never hold in one row and fail in the next. The 4-billion claim 
 is judged by the deepest measured depth's factor (6 plies of perft are out of reach here).
 
 Quick: 6 Fairy-Stockfish games (2,000 nodes per move) and 6 of ours, perft(4) on 6
-positions. ``--full``: 24 + 24 games (20,000 nodes per move), perft(4) and perft(5) on 12.
+positions. ``--full``: 24 + 24 games (20,000 nodes per move), perft(4) and perft(5) on 6.
 """
 from __future__ import annotations
 
@@ -49,7 +49,7 @@ MIDDLE = (20, 80)          # plies
 MIN_MAJORS = 8             # of the 12 rooks, horses and cannons
 PATH_CLAIMS = {4: 2.5e6, 5: 1e8, 6: 4e9}
 SETTINGS = {False: {"games": 6, "fs_nodes": 2000, "perft_depths": (4,), "perft_positions": 6, "max_plies": 160},
-            True: {"games": 24, "fs_nodes": 20000, "perft_depths": (4, 5), "perft_positions": 12, "max_plies": 300}}
+            True: {"games": 24, "fs_nodes": 20000, "perft_depths": (4, 5), "perft_positions": 6, "max_plies": 300}}
 
 
 def about_40(b: float) -> bool:
