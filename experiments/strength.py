@@ -165,6 +165,7 @@ def _side_rows(result, against: str, match: str, seed: int) -> list[dict]:
     player who is not ``against``)."""
     moves = pd.read_parquet(result.out / "moves.parquet")
     secs = moves.groupby("player").time_s.mean()
+    depth = moves.groupby("player").depth.mean()
     rows = []
     for r in result.pairings:
         mine = r["player"] != against  # pairing rows are from r["player"]'s side
@@ -173,12 +174,17 @@ def _side_rows(result, against: str, match: str, seed: int) -> list[dict]:
         rows.append({"match": match, "seed": seed, "side": side, "opponent": other, "games": r["games"],
                      "wins": w, "draws": r["draws"], "losses": l_,
                      "side_s_per_move": float(secs.get(side, math.nan)),
-                     "opponent_s_per_move": float(secs.get(other, math.nan))})
+                     "opponent_s_per_move": float(secs.get(other, math.nan)),
+                     "side_depth": float(depth.get(side, math.nan))})
     return rows
 
 
 def run(full: bool = False, seed: int = 1, out=None, resume: bool = False) -> list[Claim]:
     res = Results(NAME, out)
+    if not resume:  # a fresh run: no tournament folder of an earlier run (or layout) survives
+        for child in res.dir.iterdir():
+            if child.is_dir():
+                shutil.rmtree(child)
     n_go, n_xq = (GAMES[k][full] for k in ("gomoku", "xiangqi"))
     seeds = [seed + k for k in range(SEEDS)]
     # measured under the match's own load: one self-play game per worker, in parallel
@@ -209,6 +215,7 @@ def run(full: bool = False, seed: int = 1, out=None, resume: bool = False) -> li
     pooled = df.groupby(["match", "side", "opponent"], sort=False).agg(
         games=("games", "sum"), wins=("wins", "sum"), draws=("draws", "sum"), losses=("losses", "sum"),
         side_s_per_move=("side_s_per_move", "mean"), opponent_s_per_move=("opponent_s_per_move", "mean"),
+        side_depth=("side_depth", "mean"),
         seed_scores=("score", list)).reset_index()
     pooled["score"] = (pooled.wins + pooled.draws / 2) / pooled.games
     pooled[["score_lo", "score_hi"]] = [wilson(w + d / 2, n)
@@ -225,7 +232,8 @@ def run(full: bool = False, seed: int = 1, out=None, resume: bool = False) -> li
                   f"score {row.score:.0%}{_elo_point(row.score)}, "
                   f"95% Wilson interval {elo_text(row.score_lo, row.score_hi)}; per seed "
                   + ", ".join(f"{s:.0%}" for s in row.seed_scores)
-                  + f"; mean s/move {row.side_s_per_move:.3f} vs {row.opponent_s_per_move:.3f}; "
+                  + f"; mean s/move {row.side_s_per_move:.3f} vs {row.opponent_s_per_move:.3f}"
+                  + f"; mean depth reached {row.side_depth:.1f} plies; "
                   + power(n_xq if row.match == "xiangqi" else n_go))
         if row.match == "xiangqi":
             ratio = row.side_s_per_move / row.opponent_s_per_move
