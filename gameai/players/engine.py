@@ -221,10 +221,7 @@ class EnginePlayer:
         if not self._alive():
             code = self.proc.poll() if self.proc else None
             raise EngineFault("engine-crash", f"engine exited (code {code})")
-        if self.protocol == "gomocup":  # pace: engines drop input right after a reply
-            wait = self._last_reply + self.pace - _time.monotonic()
-            if wait > 0:
-                _time.sleep(wait)
+        self._pace()
         data = (line + "\n").encode("utf-8")
         fd = self.proc.stdin.fileno()
         deadline = _time.monotonic() + self.timeout
@@ -240,6 +237,13 @@ class EnginePlayer:
                 select.select([], [fd], [], min(left, 0.1))
             except (OSError, ValueError) as exc:
                 raise EngineFault("engine-crash", f"cannot write to engine: {exc}") from None
+
+    def _pace(self) -> None:
+        """Gomocup engines drop input that arrives right after a reply: wait ``pace``."""
+        if self.protocol == "gomocup":
+            wait = self._last_reply + self.pace - _time.monotonic()
+            if wait > 0:
+                _time.sleep(wait)
 
     def _read(self, deadline: float) -> str:
         left = deadline - _time.monotonic()
@@ -278,6 +282,7 @@ class EnginePlayer:
         if proc is None:
             return
         if proc.poll() is None and not self._broken:
+            self._pace()  # END is input too: sent too soon, the engine drops it
             try:
                 proc.stdin.write(b"END\n" if self.protocol == "gomocup" else b"quit\n")
                 proc.stdin.flush()
