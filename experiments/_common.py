@@ -52,7 +52,7 @@ def source(key: str) -> str:
     return SOURCES[key]
 
 
-VERDICT_WORD = {True: "holds", False: "DOES NOT HOLD", None: "n/a"}
+VERDICT_WORD = {True: "holds", False: "DOES NOT HOLD", None: "inconclusive or not judged"}
 
 
 def cli(name: str, doc: str, run, argv=None) -> int:
