@@ -13,7 +13,7 @@ OpenSpiel's ``connect_four`` does, so equal algorithms visit equal trees.
 from __future__ import annotations
 
 from ..errors import IllegalMoveError
-from .protocol import Outcome, illegal, play
+from .protocol import CheckedPush, Outcome, play
 from .zobrist import zobrist_keys
 
 WIDTH, HEIGHT, H1 = 7, 6, 7
@@ -43,7 +43,7 @@ def _is_four(b: int) -> bool:
     return bool(m & (m >> 16))
 
 
-class Connect4:
+class Connect4(CheckedPush):
     """A Connect Four position; player 0 moves first."""
 
     name = "connect4"
@@ -77,17 +77,6 @@ class Connect4:
         if self.winner is not None:
             return []
         return list(_LEGAL[self.full])
-
-    def push(self, move: int) -> None:
-        """Play ``move``; IllegalMoveError (state unchanged) unless it is legal here.
-        Searchers use :meth:`push_unchecked` for moves they generated."""
-        if not self.is_legal(move):
-            raise illegal(self, move)
-        self.push_unchecked(move)
-
-    def is_legal(self, move) -> bool:
-        """Is ``move`` one of this position's legal moves (and the game not over)?"""
-        return type(move) is int and self.result() is None and move in self.legal_moves()
 
     def push_unchecked(self, col: int) -> None:
         """Play column ``col`` without checking it (it must come from ``legal_moves``)."""

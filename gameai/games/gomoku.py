@@ -41,7 +41,7 @@ from ..errors import IllegalMoveError, PositionError
 from ..spec import Range
 from .gomoku_rules import (BLACK, EMPTY, WALL, WHITE, empty_board, forbidden_at, geometry,
                            makes_five, makes_four, maybe_forbidden, run_length)
-from .protocol import Outcome, illegal, play
+from .protocol import CheckedPush, Outcome, play
 from .zobrist import zobrist_keys
 
 RULES = ("freestyle", "standard", "renju")
@@ -57,7 +57,7 @@ def _zobrist(ncells: int) -> list[int]:
     return z
 
 
-class Gomoku:
+class Gomoku(CheckedPush):
     """A Gomoku/Renju position (mutable; push/pop). See the module docstring."""
 
     name = "gomoku"
@@ -277,13 +277,6 @@ class Gomoku:
             if n == 5 or (n > 5 and not exact):
                 return True
         return False
-
-    def push(self, move: int) -> None:
-        """Play ``move``; IllegalMoveError (state unchanged) unless it is legal here.
-        Searchers use :meth:`push_unchecked` for moves they generated."""
-        if not self.is_legal(move):
-            raise illegal(self, move)
-        self.push_unchecked(move)
 
     def push_unchecked(self, move: int) -> None:
         """Play ``move`` without checking it (an empty point while the game is on)."""

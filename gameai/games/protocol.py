@@ -108,13 +108,25 @@ def illegal(state: GameState, move: Move) -> IllegalMoveError:
     return IllegalMoveError(f"{state.name}: cannot push move {text}: {why}")
 
 
-def push_checked(state: GameState, move: Move) -> None:
-    """Push ``move`` only if it is legal and the game is not over; else raise, state unchanged."""
-    if state.result() is not None:
-        raise IllegalMoveError(f"game is over ({state.result()}); cannot play {state.move_str(move)}")
-    if move not in state.legal_moves():
-        raise IllegalMoveError(f"move {state.move_str(move)!r} is not legal in this position")
-    state.push(move)
+class CheckedPush:
+    """``push`` that refuses an illegal move, state unchanged (as python-chess does).
+
+    A game supplies ``push_unchecked`` (the searchers' fast path, see :func:`fast_push`)
+    and may override ``is_legal`` when a cheaper exact test exists.
+    """
+
+    __slots__ = ()
+
+    def push(self, move: Move) -> None:
+        """Play ``move``; IllegalMoveError (state unchanged) unless it is legal here.
+        Searchers use ``push_unchecked`` for moves they generated."""
+        if not self.is_legal(move):
+            raise illegal(self, move)
+        self.push_unchecked(move)
+
+    def is_legal(self, move: Move) -> bool:
+        """Is ``move`` one of this position's legal moves (and the game not over)?"""
+        return type(move) is int and self.result() is None and move in self.legal_moves()
 
 
 def play(state: GameState, moves: Iterable[str]) -> GameState:

@@ -45,7 +45,7 @@ from typing import Annotated, Literal
 
 from ..errors import IllegalMoveError, SpecError
 from ..spec import Range
-from .protocol import illegal, play
+from .protocol import CheckedPush, play
 
 _M64 = (1 << 64) - 1
 _LIMIT = 10 ** 8
@@ -59,7 +59,7 @@ def _mix(x: int) -> int:
     return x ^ (x >> 31)
 
 
-class Synthetic:
+class Synthetic(CheckedPush):
     """A uniform tree of branching B and depth D; see the module docstring."""
 
     name = "synthetic"
@@ -114,13 +114,6 @@ class Synthetic:
 
     def result(self):
         return None
-
-    def push(self, move: int) -> None:
-        """Play ``move``; IllegalMoveError (state unchanged) unless it is legal here.
-        Searchers use :meth:`push_unchecked` for moves they generated."""
-        if not self.is_legal(move):
-            raise illegal(self, move)
-        self.push_unchecked(move)
 
     def is_legal(self, move) -> bool:
         """Is ``move`` a child index of this (non-leaf) node?"""

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..errors import IllegalMoveError
-from .protocol import Outcome, illegal, play
+from .protocol import CheckedPush, Outcome, play
 from .zobrist import zobrist_keys
 
 _LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
@@ -11,7 +11,7 @@ _Z = zobrist_keys(2 * 9 + 1, seed=0x7177)
 _Z_SIDE = _Z[18]
 
 
-class TicTacToe:
+class TicTacToe(CheckedPush):
     """3x3 board, cells ``a1``..``c3`` (file a-c left to right, rank 1-3 bottom to top).
 
     ``moves="b2 a1"`` loads a position from a move list. Player 0 plays X and moves first.
@@ -45,17 +45,6 @@ class TicTacToe:
             return []
         b = self.board
         return [c for c in range(9) if b[c] < 0]
-
-    def push(self, move: int) -> None:
-        """Play ``move``; IllegalMoveError (state unchanged) unless it is legal here.
-        Searchers use :meth:`push_unchecked` for moves they generated."""
-        if not self.is_legal(move):
-            raise illegal(self, move)
-        self.push_unchecked(move)
-
-    def is_legal(self, move) -> bool:
-        """Is ``move`` one of this position's legal moves (and the game not over)?"""
-        return type(move) is int and self.result() is None and move in self.legal_moves()
 
     def push_unchecked(self, move: int) -> None:
         """Play ``move`` without checking it (it must come from ``legal_moves``)."""

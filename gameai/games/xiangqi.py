@@ -47,7 +47,7 @@ from typing import Annotated
 
 from ..errors import IllegalMoveError, PositionError
 from ..spec import Range
-from .protocol import Outcome, illegal, play
+from .protocol import CheckedPush, Outcome, play
 from .xiangqi_tables import (ADVISOR, ADVISOR_T, CANNON, ELEPHANT, ELEPHANT_T, HORSE, HORSE_FROM,
                              HORSE_T, KING, KING_T, LEG_OF, MAT, MAX_COUNT, PAWN, PAWN_FROM,
                              PAWN_T, PST, RAY_INDEX, RAYS, READ_LETTER, ROOK, WRITE_LETTER,
@@ -69,7 +69,7 @@ def _piece_letter(code: int) -> str:
     return letter.upper() if code < 8 else letter
 
 
-class Xiangqi:
+class Xiangqi(CheckedPush):
     """A mutable Xiangqi position (see the module docstring for layout and rules).
 
     ``fen`` sets the position (default: the start), ``moves`` plays ICCS moves from it.
@@ -165,17 +165,6 @@ class Xiangqi:
     def material_score(self) -> int:
         """Material only, Red minus Black (kept incrementally by push/pop)."""
         return self._mat
-
-    def push(self, move: int) -> None:
-        """Play ``move``; IllegalMoveError (state unchanged) unless it is legal here.
-        Searchers use :meth:`push_unchecked` for moves they generated."""
-        if not self.is_legal(move):
-            raise illegal(self, move)
-        self.push_unchecked(move)
-
-    def is_legal(self, move) -> bool:
-        """Is ``move`` one of this position's legal moves (and the game not over)?"""
-        return type(move) is int and self.result() is None and move in self.legal_moves()
 
     def push_unchecked(self, move: int) -> None:
         """Play ``move`` without checking it (it must come from ``legal_moves``)."""
