@@ -1,30 +1,16 @@
 """The core's parts (issue 11 item 2): exact ones keep the minimax value, pruning ones stay sane."""
-import random
 
 import pytest
 
 import gameai
 from gameai.search.stats import Limits
+from test_search import _random_positions as _positions  # seeded random unfinished positions
 
 MID = "r1b1kab1r/2c1a4/2n2cn2/3C5/p3p1p1p/2B6/P1P1P1P1P/5R2N/8R/1NBAKAC2 w - - 5 16"
 
 
 def _snapshot(s):
     return (s.key, s.to_move, s.legal_moves(), str(s), s.fen() if hasattr(s, "fen") else None)
-
-
-def _positions(spec, count, plies, seed):
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        s = gameai.load_game(spec)
-        for _ in range(rng.randint(*plies)):
-            if s.result() is not None:
-                break
-            s.push(rng.choice(s.legal_moves()))
-        if s.result() is None:
-            out.append(s)
-    return out
 
 
 EXACT_PARTS = ["alphabeta(mvv_lva=true)", "alphabeta(mate_distance=true)",
