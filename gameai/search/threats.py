@@ -52,6 +52,7 @@ from typing import Any, Callable
 from ..errors import SpecError
 from ..games.gomoku_lines import RULE_EXACT, analyse, kill, memo_for
 from ..games.gomoku_rules import BLACK, forbidden_at, maybe_forbidden
+from ..games.protocol import fast_push
 from ..spec import Depth, Nodes, Seconds, TTSize
 from .stats import MATE, Limits, SearchResult, SearchStats
 
@@ -255,7 +256,7 @@ class ThreatSolver:
             self._store(k, FAIL, d, None)
             return 0
         self.interior += 1
-        push, pop = getattr(s, "push_unchecked", s.push), s.pop
+        push, pop = fast_push(s), s.pop
         for m in moves:
             push(m)
             self._count(ply + 1)
@@ -304,7 +305,7 @@ class ThreatSolver:
                 self._store(k, WIN, 4, None)
                 return 4
         self.interior += 1
-        push, pop = getattr(s, "push_unchecked", s.push), s.pop
+        push, pop = fast_push(s), s.pop
         worst, worst_move = 0, None
         for m in replies:
             push(m)
@@ -384,7 +385,7 @@ class ThreatSolver:
                 if e is None or e[0] != WIN or e[2] is None:
                     break
                 line.append(e[2])
-                getattr(state, "push_unchecked", state.push)(e[2])
+                fast_push(state)(e[2])
         finally:
             for _ in line:
                 state.pop()
