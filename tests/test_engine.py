@@ -163,6 +163,44 @@ def test_uci_server_with_searcher_finds_the_win():
     assert out[0].startswith("info depth")
 
 
+def test_uci_searchmoves_restrict_the_root_moves():
+    # X: a1 a2, O: b1 b2 -> X wins with a3, but the GUI allows only c3 and c2
+    for player in ("alphabeta(depth=3)", "mcts(iterations=100)", "random"):
+        out = _session(UciServer("tictactoe", player, "uci"),
+                       ["position startpos moves a1 b1 a2 b2", "go depth 3 searchmoves c3 c2 zz",
+                        "go searchmoves a3 b3"])
+        first, second = [line.split()[1] for line in out if line.startswith("bestmove")]
+        assert first in ("c3", "c2"), (player, out)
+        assert "info string searchmoves: 'zz' is not a legal move here, ignored" in out
+        assert second in ("a3", "b3"), (player, out)
+    out = _session(UciServer("tictactoe", "alphabeta(depth=3)", "uci"),
+                   ["position startpos moves a1 b1 a2 b2", "go depth 3 searchmoves b1 zz"])
+    assert "info string searchmoves: no legal move given, all moves searched" in out
+    assert out[-1] == "bestmove a3"
+
+
+def test_ucci_banmoves_hold_until_the_next_position():
+    s = UciServer("tictactoe", "alphabeta(depth=3)", "ucci")
+    out = _session(s, ["position startpos moves a1 b1 a2 b2", "banmoves a3 c3", "go depth 3",
+                       "go depth 3", "position startpos moves a1 b1 a2 b2", "go depth 3"])
+    moves = [line.split()[1] for line in out if line.startswith("bestmove")]
+    assert moves[0] not in ("a3", "c3") and moves[1] not in ("a3", "c3")
+    assert moves[2] == "a3"                            # a new position clears the bans
+    all_banned = ["position startpos moves a1 b1 a2 b2", "banmoves a3 b3 c1 c2 c3", "go depth 3"]
+    out = _session(s, all_banned)
+    assert "info string banmoves: every legal move is banned, all moves searched" in out
+    assert out[-1] == "bestmove a3"
+
+
+def test_searchmoves_through_the_xiangqi_engine(engines):
+    e = engines("--game", "xiangqi", "--protocol", "uci")
+    e.send("uci", "position startpos", "go depth 2 searchmoves a1a2 i1i2")
+    assert e.bestmove()[-1].split()[1] in ("a1a2", "i1i2")
+    e.send("position startpos", "go nodes 300 searchmoves h3h10")
+    assert e.bestmove()[-1].split()[1] == "h3h10"      # the only move allowed: cannon takes knight
+    assert e.close() == 0
+
+
 def test_gomocup_server_commands():
     s = GomocupServer("gomoku", "random")
     out = _session(s, ["ABOUT", "START 15", "INFO rule 0", "BEGIN"])

@@ -224,3 +224,27 @@ def test_threat_vct_depth_reaches_longer_vcts():
     g.pop()
     g.push(g.parse_move("o15"))
     assert vct9.search(g).value == MATE - 9
+
+
+def test_threat_part_at_the_root_respects_the_node_limit():
+    """With nodes=N the root threat search uses at most N/2 nodes and the alpha-beta search
+    the rest; without a limit the same root search visits more than that."""
+    p = BY_NAME["renjuportal-3040"]                  # a long VCF the root part cannot finish
+    used = {}
+    for limit in (None, 400):
+        s = load(p)
+        sr = gameai.make_searcher("negascout(depth=2,tt=true,threats=true)")
+        part, root = sr.threats, sr.threats.root
+
+        def spy(*a, **k):
+            out = root(*a, **k)
+            used[limit] = part.nodes                 # nodes of the root threat search alone
+            return out
+        part.root = spy
+        before = s.key
+        r = sr.search(s, None if limit is None else {"nodes": limit})
+        assert s.key == before and r.move in s.legal_moves()
+        if limit is not None:
+            assert 0 < used[limit] <= limit // 2
+            assert r.stats.nodes + used[limit] <= limit
+    assert used[None] > 400 // 2

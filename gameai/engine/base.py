@@ -90,6 +90,7 @@ class Request:
     infinite: bool = False         #: answer only after ``stop``
     ponder: bool = False           #: answer only after ``ponderhit`` or ``stop``; clock starts at ponderhit
     error: str | None = None       #: a bad request: play a fallback move and say why
+    moves: tuple | None = None     #: only these root moves (UCI searchmoves, UCCI banmoves); None = all
     notes: tuple[str, ...] = ()    #: harmless remarks (ignored tokens, clamped values)
 
     def search_depth(self) -> int | None:
@@ -126,13 +127,17 @@ def _accepts(func, name: str) -> bool:
         return False
 
 
-def fallback_move(state):
-    """A legal move found fast: a one-ply search capped at 0.2 s, else the first legal move."""
+def fallback_move(state, allowed: Iterable | None = None):
+    """A legal move found fast: a one-ply search capped at 0.2 s, else the first legal move
+    (among ``allowed`` when it names any legal move)."""
     moves = state.legal_moves()
+    if allowed is not None:
+        moves = [m for m in moves if m in set(allowed)] or moves
     if not moves:
         return None
     try:
-        m = make_searcher("alphabeta(depth=1)").search(state.copy(), {"depth": 1, "time": 0.2}).move
+        m = make_searcher("alphabeta(depth=1)").search(state.copy(), {"depth": 1, "time": 0.2},
+                                                       root_moves=moves).move
         if m in moves:
             return m
     except Exception:  # the fallback itself must never fail
@@ -204,8 +209,12 @@ class Thinking:
         except Exception as exc:  # a failing search still answers with a legal move
             why = f"search failed ({type(exc).__name__}: {exc})"
         try:
+            allowed = self.request.moves
+            if decision is not None and decision.move is not None and allowed is not None \
+                    and decision.move not in allowed:   # a player that cannot restrict its moves
+                decision, why = None, why or "the player's move was not among the allowed root moves"
             if decision is None or (decision.move is None and self.root.legal_moves()):
-                decision = Decision(fallback_move(self.root.copy()))
+                decision = Decision(fallback_move(self.root.copy(), allowed))
         except Exception as exc:
             decision, why = Decision(None), f"no move available ({type(exc).__name__}: {exc})"
         self.release.wait()
@@ -241,8 +250,9 @@ class Thinking:
         limits = Limits(depth=req.search_depth(), nodes=req.nodes,
                         time=req.hard if timed else None, soft_time=req.soft if timed else None)
         kwargs: dict[str, Any] = {}
-        for name, value in (("on_iteration", self._iteration), ("stop", self.stop)):
-            if _accepts(searcher.search, name):
+        for name, value in (("on_iteration", self._iteration), ("stop", self.stop),
+                            ("root_moves", req.moves)):
+            if value is not None and _accepts(searcher.search, name):
                 kwargs[name] = value
         result = searcher.search(self.work, limits, **kwargs)
         st = result.stats

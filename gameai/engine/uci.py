@@ -2,12 +2,13 @@
 
 Commands: ``uci``/``ucci``, ``isready``, ``ucinewgame``, ``setoption`` (``Seed``; UCCI
 ``usemillisec`` and ``newgame``; others are acknowledged and ignored), ``position
-startpos|fen <fen> [moves ...]``, ``go``, ``stop``, ``ponderhit``, ``quit`` and ``d``
-(print the board). The search runs beside the command reader, so ``isready`` and ``stop``
+startpos|fen <fen> [moves ...]``, UCCI ``banmoves <moves>`` (not played from the current
+position, until the next ``position``/new game), ``go``, ``stop``, ``ponderhit``,
+``quit`` and ``d`` (print the board). The search runs beside the command reader, so ``isready`` and ``stop``
 are answered at once during a long ``go``.
 
 ``go`` limits: UCI ``wtime btime winc binc movestogo movetime depth nodes mate infinite
-ponder``; UCCI ``time increment movestogo opptime oppincrement oppmovestogo depth nodes``,
+ponder`` and ``searchmoves <moves>`` (only these root moves); UCCI ``time increment movestogo opptime oppincrement oppmovestogo depth nodes``,
 ``depth infinite``, ``ponder``, ``draw`` (ignored). A clock is turned into a soft and a
 hard budget by :func:`gameai.search.timeman.allocate`; the search deepens until the soft
 one. UCCI times are in milliseconds (``usemillisec`` is on by default, as in
@@ -59,6 +60,7 @@ class UciServer(LineServer):
         self.out = out or sys.stdout
         self.seed = seed
         self.millisec = True
+        self.banned: list[str] = []  # UCCI banmoves, until the next position or new game
         self.state = load_game(game)
         #: UCI Xiangqi moves count ranks 1-10 as Fairy-Stockfish does; UCCI's ICCS 0-9
         self.uci_xiangqi = protocol == "uci" and variant_of(self.state) == "xiangqi"
@@ -98,6 +100,7 @@ class UciServer(LineServer):
             self.send("readyok")
         elif cmd == "ucinewgame":  # same seed each game: results never depend on
             self.finish_thinking()  # how many games this process played
+            self.banned = []
             self.player.new_game(self.seed)
         elif cmd == "setoption":
             self._setoption(args)
@@ -119,7 +122,9 @@ class UciServer(LineServer):
         elif cmd == "d":
             for row in str(self.state).splitlines():
                 self.send(f"info string {row}")
-        elif cmd in ("debug", "register", "probe", "banmoves"):
+        elif cmd == "banmoves":  # UCCI: these moves may not be played from this position
+            self.banned = list(args)
+        elif cmd in ("debug", "register", "probe"):
             pass  # accepted and ignored
         else:
             self.send(f"info string unknown command {cmd!r}")
@@ -139,6 +144,7 @@ class UciServer(LineServer):
             self.millisec = value.lower() != "false"
         elif name == "newgame":  # UCCI's new-game signal
             self.finish_thinking()
+            self.banned = []
             self.player.new_game(self.seed)
         # other options (Hash, Threads, Ponder, ...) are accepted and ignored
 
@@ -164,6 +170,7 @@ class UciServer(LineServer):
             except GameError as exc:
                 raise GameError(f"position: move {i + 1} {text!r}: {exc}; position unchanged") from None
         self.state = state
+        self.banned = []
 
     # -- go -------------------------------------------------------------------------------
     def parse_go(self, args: list[str]) -> Request:
@@ -171,6 +178,7 @@ class UciServer(LineServer):
         opts: dict[str, float] = {}
         flags: set[str] = set()
         notes: list[str] = []
+        searchmoves: list[str] = []
         i = 0
         while i < len(args):
             key = args[i]
@@ -180,8 +188,8 @@ class UciServer(LineServer):
             elif key == "searchmoves":  # moves until the next keyword
                 i += 1
                 while i < len(args) and args[i] not in _INT_KEYS + _TIME_KEYS + _FLAGS:
+                    searchmoves.append(args[i])
                     i += 1
-                notes.append("searchmoves not supported: all moves searched")
             elif key in _INT_KEYS or key in _TIME_KEYS:
                 if i + 1 >= len(args):
                     raise ValueError(f"go {key}: missing value")
@@ -218,8 +226,33 @@ class UciServer(LineServer):
             if own in opts:
                 self._clock(req, opts[own] / unit, opts.get(inc, 0.0) / unit,
                             int(opts.get("movestogo") or 0) or None, notes)
+        if "searchmoves" in args:
+            req.moves = self._root_moves(searchmoves, True, notes)
+        elif self.banned:
+            req.moves = self._root_moves(self.banned, False, notes)
         req.notes = tuple(notes)
         return req
+
+    def _root_moves(self, texts: list[str], keep: bool, notes: list[str]) -> tuple | None:
+        """The legal root moves ``texts`` allow (``keep``: searchmoves) or leave (banmoves);
+        moves that are not legal here are named in ``notes`` and ignored; None = all."""
+        legal, named = self.state.legal_moves(), set()
+        for text in texts:
+            try:
+                m = self.parse_move(self.state, text)
+            except GameError:
+                m = None
+            if m is None or m not in legal:
+                notes.append(f"{'searchmoves' if keep else 'banmoves'}: {text!r} is not a legal "
+                             "move here, ignored")
+            else:
+                named.add(m)
+        moves = tuple(m for m in legal if (m in named) == keep)
+        if not moves:
+            notes.append("searchmoves: no legal move given, all moves searched" if keep else
+                         "banmoves: every legal move is banned, all moves searched")
+            return None
+        return moves if len(moves) < len(legal) else None
 
     @staticmethod
     def _clock(req: Request, remaining: float, increment: float, movestogo: int | None,

@@ -10,6 +10,7 @@ A node does, in this order (as Stockfish lays its search out):
 4. transposition-table probe (``tt``; ``exact_depth``);
 5. pruning before the moves: null move (``nullmove``);
 6. move generation and ordering (TT move, MVV-LVA captures, killers, history, threats);
+   at the root only the moves a GUI allows (``root_moves``: UCI searchmoves, UCCI banmoves);
 7. the move loop: leaf children evaluated in place (no recursion), late-move reductions
    (``lmr``), NegaScout null windows and re-searches (``scout``), beta cut-offs;
 8. store: killers, history, TT (never a value that depends on the path; see below).
@@ -59,8 +60,9 @@ class Search:
 
     def __init__(self, o, state, ev, stop_check: Callable[[int], bool], *, max_depth: int,
                  node_limit: int | None, check_every: int, timed: bool = False,
-                 on_root_move=None) -> None:
+                 on_root_move=None, root_moves: frozenset | None = None) -> None:
         self.ev, self.stop_check, self.node_limit, self.timed = ev, stop_check, node_limit, timed
+        self.root_moves = root_moves         # only these root moves (UCI searchmoves); None = all
         self.root_first: Any = None          # the previous iteration's best move
         self.root_best: Any = None           # best root move of the current iteration
         self.on_root_move = on_root_move
@@ -276,6 +278,8 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                 moves.remove(tt_move)
                 moves.insert(0, tt_move)
         if not ply:
+            if run.root_moves is not None:   # the root moves a GUI allows (order kept)
+                moves = [m for m in moves if m in run.root_moves]
             first = run.root_first
             if first is not None and first in moves:
                 moves.remove(first)
@@ -348,7 +352,8 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         if htab is not None and best > a0:
             k = hkey(best_move)
             htab[k] = htab.get(k, 0) + hist.increment(depth)
-        if use_tt and ghi == ghi0:          # never a value that depends on the path
+        if use_tt and ghi == ghi0 and (ply or run.root_moves is None):
+            # never a value that depends on the path (or on a root restriction)
             flag = UPPER if best <= a0 else LOWER if best >= beta else EXACT
             tt.store(key, depth, flag, best, best_move, ply)
         if not ply:

@@ -25,12 +25,12 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Annotated
+from typing import Annotated, Any
 
 from ..errors import SpecError
 from ..games.protocol import fast_push
 from ..spec import Nodes, Range, Seconds
-from .negamax import Searcher
+from .negamax import Searcher, allowed_root_moves
 from .stats import MATE, Limits, SearchResult, SearchStats
 
 _EDGE = 1.0 - 1e-6  # |2m - 1| bound: atanh stays finite (7.25)
@@ -74,9 +74,16 @@ class MCTS:
         self.rng = random.Random(self.seed if seed is None else seed)
 
     def search(self, state, limits: Limits | dict | None = None, *, on_iteration=None,
-               on_root_move=None) -> SearchResult:
-        """Run simulations from ``state`` (left unchanged); return the most visited move."""
+               on_root_move=None, stop: Any = None, root_moves: Any = None) -> SearchResult:
+        """Run simulations from ``state`` (left unchanged); return the most visited move.
+
+        ``stop`` is anything with ``is_set()`` (a ``threading.Event``), read before every
+        simulation like the limits: when set, the most visited move so far is returned
+        (after at least one simulation, so there always is one). ``root_moves``: only
+        these moves are tried at the root (as :meth:`Searcher.search`).
+        """
         lim = Limits.coerce(limits)
+        allowed = allowed_root_moves(state, root_moves)
         node_limit = lim.nodes if lim.nodes is not None else self.nodes
         time_limit = lim.time if lim.time is not None else self.time
         t0 = time.perf_counter()
@@ -96,11 +103,12 @@ class MCTS:
                 value = ev(state)
             st.time_s = time.perf_counter() - t0
             return SearchResult(None, value, [], st, state=state)
-        root = _Node(None, None, state.legal_moves())
+        root = _Node(None, None, list(allowed) if allowed is not None else state.legal_moves())
         rng.shuffle(root.untried)
         for it in range(self.iterations):
             if it and ((node_limit is not None and st.nodes >= node_limit) or
-                       (deadline is not None and time.perf_counter() >= deadline)):
+                       (deadline is not None and time.perf_counter() >= deadline) or
+                       (stop is not None and stop.is_set())):
                 break                  # at least one simulation, so there is a move
             node, pushed = root, 0
             # selection

@@ -31,6 +31,19 @@ MAX_DEPTH = 256      #: deepest nominal search (spec.Depth; Python recursion sta
 MAX_QDEPTH = 64      #: deepest quiescence extension
 
 
+def allowed_root_moves(state, root_moves) -> list | None:
+    """The legal moves of ``state`` that ``root_moves`` allows (legal order), or None for
+    all; ``SpecError`` when it allows none of them (the search would have no move)."""
+    if root_moves is None:
+        return None
+    wanted = set(root_moves)
+    legal = state.legal_moves() if state.result() is None else []
+    allowed = [m for m in legal if m in wanted]
+    if legal and not allowed:
+        raise SpecError(f"root_moves: none of the {len(wanted)} given moves is legal here")
+    return allowed or None
+
+
 class Searcher:
     """A configurable negamax searcher; registered as minimax, alphabeta, negascout, mtdf.
 
@@ -128,13 +141,16 @@ class Searcher:
     def search(self, state, limits: Limits | dict | None = None, *,
                on_iteration: Callable[[dict], None] | None = None,
                on_root_move: Callable[[int, int, Any, int], None] | None = None,
-               stop: Any = None) -> SearchResult:
+               stop: Any = None, root_moves: Any = None) -> SearchResult:
         """Search ``state`` (left unchanged) and return the best move, value, PV and stats.
 
         ``stop`` is anything with ``is_set()`` (a ``threading.Event``), checked with the
         node and time limits; when set, the last finished iteration is returned. With a
         time limit (``time``, ``soft_time`` or ``clock``) and no depth given anywhere,
-        iterative deepening goes on until the time is used.
+        iterative deepening goes on until the time is used. ``root_moves``: only these
+        moves are searched at the root (UCI ``searchmoves``; illegal ones are ignored,
+        none legal is a ``SpecError``). With ``threats`` and a node limit, the root threat
+        search uses at most half of the limit and the alpha-beta search the rest.
         """
         lim = Limits.coerce(limits)
         node_limit = lim.nodes if lim.nodes is not None else self.nodes
@@ -151,6 +167,7 @@ class Searcher:
             max_depth = MAX_DEPTH
         if not isinstance(max_depth, int) or not 1 <= max_depth <= MAX_DEPTH:
             raise SpecError(f"search depth must be an integer in [1, {MAX_DEPTH}], got {max_depth!r}")
+        allowed = allowed_root_moves(state, root_moves)
         t0 = time.perf_counter()
         deadline = t0 + time_limit if time_limit else None
         soft_deadline = t0 + soft_time if soft_time else None
@@ -160,41 +177,50 @@ class Searcher:
                 (deadline is not None and time.perf_counter() >= deadline) or \
                 (stop is not None and stop.is_set())
 
+        root_win = None
+        if self.threats is not None:            # threat part: a proven win at the root
+            self.threats.nodes = 0
+            if state.result() is None and state.legal_moves():
+                root_win = self.threats.root(state, stop_check, None if node_limit is None
+                                             else node_limit // 2, allowed)
+                if node_limit is not None:      # its nodes come out of the search's budget
+                    node_limit = max(1, node_limit - self.threats.nodes)
+
         # a clock or an outside stop is read at every node: overrun at most one node's work
         run = Search(self, state, self.evaluator(state), stop_check, max_depth=max_depth,
                      node_limit=node_limit,
                      check_every=1 if deadline is not None or stop is not None else 1024,
                      timed=time_limit is not None or soft_time is not None or stop is not None,
-                     on_root_move=on_root_move or self.on_root_move)
+                     on_root_move=on_root_move or self.on_root_move,
+                     root_moves=None if allowed is None else frozenset(allowed))
         try:
             move, value, pv, stats = self._drive(run, state, max_depth, soft_deadline,
-                                                 on_iteration or self.on_iteration, t0)
+                                                 on_iteration or self.on_iteration, t0,
+                                                 root_win, allowed)
         finally:
             if self.clock is not None:
                 self.clock.charge(time.perf_counter() - t0)
         stats.time_s = time.perf_counter() - t0
         return SearchResult(move, value, list(pv), stats, state=state)
 
-    def _drive(self, run: Search, state, max_depth, soft_deadline, on_iteration, t0):
+    def _drive(self, run: Search, state, max_depth, soft_deadline, on_iteration, t0,
+               root_win=None, allowed=None):
         """Iterate ``run`` to ``max_depth``: ``(move, value, pv, stats)``."""
         stats = SearchStats()
         if self.tt is not None:
             self.tt.new_search()
         if self.history is not None:
             self.history.new_decision()
-        if self.threats is not None:
-            self.threats.nodes = 0
         if state.result() is not None or not state.legal_moves():
             run.add_root()
             v = run.negamax(max_depth, -INF, INF, 0)
             stats.__dict__.update(run.counters())
             return None, v, [], stats
-        if self.threats is not None:            # threat part: a proven win at the root
-            n, line = self.threats.root(state, lambda _k: run.stop_check(0))
-            if n:
-                stats.__dict__.update(run.counters())
-                stats.threat_nodes, stats.depth = self.threats.nodes, 0
-                return line[0], MATE - n, line, stats
+        if root_win is not None and root_win[0]:   # the threat part proved a win
+            n, line = root_win
+            stats.__dict__.update(run.counters())
+            stats.threat_nodes, stats.depth = self.threats.nodes, 0
+            return line[0], MATE - n, line, stats
         iterative = self.id or self.mtdf or run.node_limit is not None or run.timed
         depths = range(1, max_depth + 1) if iterative else (max_depth,)
         best_move, value, pv = None, 0, []
@@ -207,7 +233,8 @@ class Searcher:
                 for _ in range(abort.pushed):
                     state.pop()
                 if best_move is None:           # no iteration finished: best root move so far
-                    best_move = run.root_best if run.root_best is not None else state.legal_moves()[0]
+                    best_move = run.root_best if run.root_best is not None else \
+                        (allowed or state.legal_moves())[0]
                     pv = [best_move]
                 break
             best_move, value, pv, guess = move, v, line, v

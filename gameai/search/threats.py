@@ -341,7 +341,7 @@ class ThreatSolver:
         done = 0
         try:
             for d in range(1, max_plies + 1, 2):
-                self.nodes += 1                 # the root, visited once per iteration
+                self._count(0)                  # the root, visited once per iteration
                 n = self._attack(d, 0)
                 done = d
                 if on_iteration is not None:
@@ -507,16 +507,26 @@ class ThreatPart:
         self.vcf.clear()
         self.vct.clear()
 
-    def root(self, state, should_stop: Callable[[int], bool]) -> tuple[int, list[int]]:
-        """A proven win for the side to move at the root: ``(plies, line)`` or ``(0, [])``."""
+    def root(self, state, should_stop: Callable[[int], bool], node_limit: int | None = None,
+             allowed: list | None = None) -> tuple[int, list[int]]:
+        """A proven win for the side to move at the root: ``(plies, line)`` or ``(0, [])``.
+
+        Both solvers together visit at most ``root_nodes`` (and ``node_limit``) nodes;
+        ``should_stop(nodes)`` (the search's time and ``stop`` check) is asked every 256
+        nodes. A win whose first move is not in ``allowed`` (when given) is not played.
+        """
         if not hasattr(state, "line_codes"):
             return 0, []
+        budget = self.root_nodes if node_limit is None else min(self.root_nodes, node_limit)
         for solver, plies in ((self.vcf, 3 * self.depth), (self.vct, self.vct_depth)):
+            left = budget - self.nodes
+            if left <= 0:
+                break
             solver.reset_counters()
-            n, line, _ = solver.solve(state, plies, should_stop, None, 256,
-                                      self.root_nodes)
+            n, line, _ = solver.solve(state, plies, lambda k: k >= left or should_stop(k),
+                                      None, 256, left)
             self.nodes += solver.nodes
-            if n and line:
+            if n and line and (allowed is None or line[0] in allowed):
                 return n, line
         return 0, []
 
