@@ -5,6 +5,27 @@ definition; every kernel here must give exactly its numbers (moves in the same o
 the same keys, values and counters). See :mod:`gameai.compiled.jit` for caching and the
 fallback without numba.
 """
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
 from .jit import AVAILABLE, REASON
 
-__all__ = ["AVAILABLE", "REASON"]
+__all__ = ["AVAILABLE", "REASON", "kernel_for"]
+
+# game name -> kernel module in this package (gomoku.py covers gomoku and renju)
+KERNELS = {"xiangqi": "xiangqi", "gomoku": "gomoku", "renju": "gomoku"}
+
+
+def kernel_for(state) -> ModuleType | None:
+    """The game-kernel module for a game object, or None when its game has none."""
+    mod = KERNELS.get(getattr(state, "name", None))
+    if mod is None:
+        return None
+    try:
+        return importlib.import_module(f"{__name__}.{mod}")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"{__name__}.{mod}":
+            return None
+        raise
