@@ -43,8 +43,10 @@ def cache_dir(tag: str = "") -> str:
     return os.path.join(base, "numba", _source_hash(), tag)
 
 
-def jit(fn=None, *, tag: str = ""):
-    """``numba.njit(cache=True)`` with the cache in :func:`cache_dir`; identity without numba."""
+def jit(fn=None, *, tag: str = "", **options):
+    """``numba.njit(cache=True, **options)`` with the cache in :func:`cache_dir`; identity
+    without numba. ``inline="always"`` suits small helpers in hot loops: a call between
+    jitted functions reference-counts every array argument (two atomic operations each)."""
     def wrap(f):
         if not AVAILABLE:
             return f
@@ -52,7 +54,7 @@ def jit(fn=None, *, tag: str = ""):
         old = config.CACHE_DIR
         config.CACHE_DIR = cache_dir(tag)     # read once, when the dispatcher is made
         try:
-            return numba.njit(cache=True)(f)
+            return numba.njit(cache=True, **options)(f)
         finally:
             config.CACHE_DIR = old
     return wrap(fn) if fn is not None else wrap

@@ -7,18 +7,18 @@ legality filter), the same 64-bit Zobrist key, the same incremental material and
 position scores, and the same ``result()`` (no legal move loses, repetition with the
 perpetual-check judgement, the move limit, checked in that order).
 
-Layout (flat int64 arrays, no allocation per node)
---------------------------------------------------
-``G`` is a tuple of int64 arrays ``(board, st, umove, ucap, upst, uclock, hist, scratch,
-T)``: the 90 squares (``sq = rank * 9 + file``, codes ``colour * 8 + type``), the scalar
-state ``st`` (indices ``S_*``), the undo stack (move, captured piece, pst score and
-clock before each move) with the key history ``hist`` beside it, scratch space for the
-repetition judgement, and ``T``: every move/attack/Zobrist/score table of
-:mod:`gameai.games.xiangqi_tables` packed into one read-only array at offsets ``O_*``.
-The undo and key history start with the Python game's whole past (:func:`load`), so the
-perpetual-check judgement may pop moves back past the search root exactly as the Python
-``_repetition_outcome`` does. Keys are stored as int64 two's complement of the Python
-unsigned 64-bit ints (``key & mask`` picks the same TT slot).
+Layout (one flat int64 array, no allocation per node)
+-----------------------------------------------------
+``G`` is ONE int64 array (not a tuple: numba reference-counts every array taken out of a
+tuple, which cost more than the move generation itself). It holds, at fixed offsets:
+every move/attack/Zobrist/score table of :mod:`gameai.games.xiangqi_tables` (``O_*``,
+copied from ``TABLES``), the 90 squares at ``B`` (``sq = rank * 9 + file``, codes
+``colour * 8 + type``), the scalars ``I_*``, scratch space, and from ``U0`` one undo
+record per move (move, captured piece, pst score, clock and key before it). The records
+start with the Python game's whole past (:func:`load`), so the perpetual-check judgement
+may pop moves back past the search root exactly as the Python ``_repetition_outcome``
+does. Keys are stored as int64 two's complement of the Python unsigned 64-bit ints
+(``key & mask`` picks the same TT slot).
 """
 from __future__ import annotations
 
@@ -41,11 +41,7 @@ HAS_NOISY = True
 HAS_CAPTURE = True
 HAS_REPEAT = True
 
-# st[]: the scalar state.
-S_SIDE, S_CLOCK, S_N, S_KING0, S_KING1, S_KEY, S_PST, S_MAT, S_REP, S_LIMIT = range(10)
-S_SIZE = 10
-
-# T[]: the tables, at fixed offsets (sizes independent of the tables' contents).
+# G[]: the tables first (fixed offsets, sizes independent of the tables' contents) ...
 RAY_LEN = 10                       # a ray has at most 9 squares
 O_RAY = 0                          # [sq][dir][i] ray squares, outward from sq
 O_RAYN = O_RAY + 90 * 4 * RAY_LEN  # [sq][dir] ray length
@@ -71,6 +67,15 @@ O_ZS = O_ZP + 16 * 90              # side-to-move key
 O_PST = O_ZS + 1                   # [piece][sq] position value, Red positive
 O_MAT = O_PST + 16 * 90            # [piece] material, Red positive
 T_SIZE = O_MAT + 16
+# ... then the position: board, scalars, scratch for _any_legal, the undo records.
+B = T_SIZE                         # [sq] piece code
+# side to move, plies since capture, undo records, the kings (I_KING + side), key,
+# pst and material scores (Red minus Black), repetitions, move limit (-1: none)
+I_SIDE, I_CLOCK, I_N, I_KING, I_KING1, I_KEY, I_PST, I_MAT, I_REP, I_LIMIT = range(B + 90, B + 100)
+SCRATCH = B + 100                  # MAX_MOVES slots
+U0 = SCRATCH + MAX_MOVES           # undo record i at U0 + i * U_SIZE: U_MOVE, U_CAP, ...
+U_MOVE, U_CAP, U_PST, U_CLOCK, U_KEY = range(5)
+U_SIZE = 5
 
 
 def _i64(x: int) -> int:
@@ -119,7 +124,7 @@ def _tables() -> np.ndarray:
 TABLES = _tables()
 
 
-def load(state) -> tuple:
+def load(state) -> np.ndarray:
     """The kernel state ``G`` for a Python :class:`~gameai.games.xiangqi.Xiangqi`, with its
     whole move and key history (the repetition judgement may look past the search root)."""
     from ..errors import GameError
@@ -128,24 +133,23 @@ def load(state) -> tuple:
         raise GameError(f"compiled xiangqi kernel: cannot load a {type(state).__name__}")
     undo = state._undo
     n = len(undo)
-    cap = n + MARGIN
-    board = np.array(state.board, dtype=np.int64)
-    st = np.zeros(S_SIZE, dtype=np.int64)
-    st[S_SIDE] = state._side
-    st[S_CLOCK] = state._clock
-    st[S_N] = n
-    st[S_KING0], st[S_KING1] = state._kings
-    st[S_KEY] = _i64(state._key)
-    st[S_PST] = state._pst
-    st[S_MAT] = state._mat
-    st[S_REP] = state.repetitions
-    st[S_LIMIT] = -1 if state.max_plies_without_capture is None else state.max_plies_without_capture
-    umove, ucap, upst, uclock, hist = (np.zeros(cap, dtype=np.int64) for _ in range(5))
-    for i, (m, c, pst, clock) in enumerate(undo):
-        umove[i], ucap[i], upst[i], uclock[i] = m, c, pst, clock
-    hist[:n] = [_i64(k) for k in state._hist]
-    scratch = np.zeros(cap + MAX_MOVES, dtype=np.int64)
-    return (board, st, umove, ucap, upst, uclock, hist, scratch, TABLES)
+    G = np.zeros(U0 + (n + MARGIN) * U_SIZE, dtype=np.int64)
+    G[:T_SIZE] = TABLES
+    G[B:B + 90] = state.board
+    G[I_SIDE] = state._side
+    G[I_CLOCK] = state._clock
+    G[I_N] = n
+    G[I_KING], G[I_KING1] = state._kings
+    G[I_KEY] = _i64(state._key)
+    G[I_PST] = state._pst
+    G[I_MAT] = state._mat
+    G[I_REP] = state.repetitions
+    G[I_LIMIT] = -1 if state.max_plies_without_capture is None else state.max_plies_without_capture
+    if n:
+        rec = G[U0:U0 + n * U_SIZE].reshape(n, U_SIZE)
+        rec[:, U_MOVE:U_CLOCK + 1] = undo
+        rec[:, U_KEY] = [_i64(k) for k in state._hist]
+    return G
 
 
 def evaluator(ev, state) -> tuple | None:
@@ -160,39 +164,31 @@ def evaluator(ev, state) -> tuple | None:
 
 
 # ---------------------------------------------------------------------- the state
-@jit
+@jit(_nrt=False)
 def side(G) -> int:
-    return G[1][S_SIDE]
+    return G[I_SIDE]
 
 
-@jit
+@jit(_nrt=False)
 def key(G) -> int:
-    return G[1][S_KEY]
+    return G[I_KEY]
 
 
-@jit
+@jit(_nrt=False)
 def ply(G) -> int:
     """Moves on the undo stack (including the game's moves before :func:`load`)."""
-    return G[1][S_N]
-
-
-@jit
-def _land(q, sd):
-    """May a piece of side ``sd`` move onto a square holding ``q`` (empty or enemy)?"""
-    return q == 0 or (q >> 3) != sd
+    return G[I_N]
 
 
 # ---------------------------------------------------------------------- attacks
-@jit
+@jit(_nrt=False, inline="always")
 def _ray_attacks(G, k, d, er, ec, ek) -> bool:
     """Does ray ``d`` from ``k`` start with an enemy rook or king, or hold an enemy cannon
     behind exactly one screen?"""
-    b = G[0]
-    T = G[8]
     o = O_RAY + (k * 4 + d) * RAY_LEN
     screen = False
-    for i in range(T[O_RAYN + k * 4 + d]):
-        q = b[T[o + i]]
+    for i in range(G[O_RAYN + k * 4 + d]):
+        q = G[B + G[o + i]]
         if q:
             if not screen:
                 if q == er or q == ek:
@@ -203,135 +199,111 @@ def _ray_attacks(G, k, d, er, ec, ek) -> bool:
     return False
 
 
-@jit
+@jit(_nrt=False, inline="always")
 def _attacked(G, k, sd) -> bool:
     """Is square ``k`` (``sd``'s king) attacked by the other side? (Python ``_attacked``)"""
-    b = G[0]
-    T = G[8]
     e = (sd ^ 1) << 3
     er, ec, ek, eh, ep = e | ROOK, e | CANNON, e | KING, e | HORSE, e | PAWN
     for d in range(4):
         if _ray_attacks(G, k, d, er, ec, ek):
             return True
-    for j in range(T[O_HFN + k]):
+    for j in range(G[O_HFN + k]):
         o = O_HF + (k * 4 + j) * 3
-        if b[T[o]] == 0:
-            for i in range(T[O_HFC + k * 4 + j]):
-                if b[T[o + 1 + i]] == eh:
+        if G[B + G[o]] == 0:
+            for i in range(G[O_HFC + k * 4 + j]):
+                if G[B + G[o + 1 + i]] == eh:
                     return True
     j = (sd ^ 1) * 90 + k
-    for i in range(T[O_PFN + j]):
-        if b[T[O_PF + j * 3 + i]] == ep:
+    for i in range(G[O_PFN + j]):
+        if G[B + G[O_PF + j * 3 + i]] == ep:
             return True
     return False
 
 
-@jit
+@jit(_nrt=False)
 def in_check(G) -> bool:
     """Is the side to move in check (including a facing-kings file)?"""
-    st = G[1]
-    sd = st[S_SIDE]
-    return _attacked(G, st[S_KING0 + sd], sd)
+    sd = G[I_SIDE]
+    return _attacked(G, G[I_KING + sd], sd)
 
 
-@jit
+@jit(_nrt=False, inline="always")
 def _safe_full(G, m, k, sd) -> bool:
     """Make ``m`` on the board only, test the (possibly moved) king fully, unmake."""
-    b = G[0]
-    fr = m >> 8
-    to = m & 255
-    p = b[fr]
-    c = b[to]
-    b[to] = p
-    b[fr] = 0
-    bad = _attacked(G, to if fr == k else k, sd)
-    b[fr] = p
-    b[to] = c
+    fr = B + (m >> 8)
+    to = B + (m & 255)
+    p = G[fr]
+    c = G[to]
+    G[to] = p
+    G[fr] = 0
+    bad = _attacked(G, (m & 255) if fr - B == k else k, sd)
+    G[fr] = p
+    G[to] = c
     return not bad
 
 
 # ---------------------------------------------------------------------- move generation
-@jit
-def _gen_piece(G, fr, buf, n, captures):
+@jit(_nrt=False, inline="always")
+def _gen_piece(G, fr, buf, n, captures) -> int:
     """Pseudo-legal moves of the piece on ``fr`` (all, or only ``captures``) into
     ``buf[n:]``, in the Python ``_gen_pseudo``/``_captures`` order; returns the new end."""
-    b = G[0]
-    T = G[8]
-    p = b[fr]
+    p = G[B + fr]
     sd = p >> 3
     t = p & 7
     base = fr << 8
-    if t == ROOK:
+    if t == ROOK or t == CANNON:
         for d in range(4):
             o = O_RAY + (fr * 4 + d) * RAY_LEN
-            for i in range(T[O_RAYN + fr * 4 + d]):
-                to = T[o + i]
-                q = b[to]
+            screen = t == ROOK      # a rook lands on the first piece, a cannon on the second
+            for i in range(G[O_RAYN + fr * 4 + d]):
+                to = G[o + i]
+                q = G[B + to]
                 if q:
-                    if (q >> 3) != sd:
-                        buf[n] = base | to
-                        n += 1
-                    break
-                if not captures:
-                    buf[n] = base | to
-                    n += 1
-    elif t == HORSE:
-        for i in range(T[O_HTN + fr]):
-            o = O_HT + (fr * 8 + i) * 2
-            to = T[o]
-            q = b[to]
-            if b[T[o + 1]] == 0 and (q != 0 if captures else True) and _land(q, sd):
-                buf[n] = base | to
-                n += 1
-    elif t == CANNON:
-        for d in range(4):
-            o = O_RAY + (fr * 4 + d) * RAY_LEN
-            screen = False
-            for i in range(T[O_RAYN + fr * 4 + d]):
-                to = T[o + i]
-                q = b[to]
-                if screen:
-                    if q:
+                    if screen:
                         if (q >> 3) != sd:
                             buf[n] = base | to
                             n += 1
                         break
-                elif q:
                     screen = True
-                elif not captures:
+                elif not captures and (t == ROOK or not screen):
                     buf[n] = base | to
                     n += 1
+    elif t == HORSE:
+        for i in range(G[O_HTN + fr]):
+            o = O_HT + (fr * 8 + i) * 2
+            to = G[o]
+            q = G[B + to]
+            if G[B + G[o + 1]] == 0 and (q != 0 or not captures) and (q == 0 or (q >> 3) != sd):
+                buf[n] = base | to
+                n += 1
     else:
         j = sd * 90 + fr
         if t == PAWN:
-            o, cnt, step = O_PT + j * 3, T[O_PTN + j], 1
+            o, cnt, step = O_PT + j * 3, G[O_PTN + j], 1
         elif t == ELEPHANT:
-            o, cnt, step = O_ET + j * 8, T[O_ETN + j], 2
+            o, cnt, step = O_ET + j * 8, G[O_ETN + j], 2
         elif t == ADVISOR:
-            o, cnt, step = O_AT + j * 4, T[O_ATN + j], 1
+            o, cnt, step = O_AT + j * 4, G[O_ATN + j], 1
         else:
-            o, cnt, step = O_KT + j * 4, T[O_KTN + j], 1
+            o, cnt, step = O_KT + j * 4, G[O_KTN + j], 1
         for i in range(cnt):
-            to = T[o + i * step]
-            q = b[to]
-            if (step == 1 or b[T[o + i * step + 1]] == 0) and (q != 0 if captures else True) \
-                    and _land(q, sd):
+            to = G[o + i * step]
+            q = G[B + to]
+            if (step == 1 or G[B + G[o + i * step + 1]] == 0) and (q != 0 or not captures) \
+                    and (q == 0 or (q >> 3) != sd):
                 buf[n] = base | to
                 n += 1
     return n
 
 
-@jit
-def _legal_filter(G, buf, n0, n1):
+@jit(_nrt=False)
+def _legal_filter(G, buf, n0, n1) -> int:
     """Keep the legal moves of ``buf[n0:n1]`` in order (Python ``_legal_subset``): in
     check every move is tested fully; otherwise only moves that can expose the king (the
     king's own, from/to its rank or file, from one of its horse-leg squares) are tested,
     and only on the lines and leg they touch. Returns the new end."""
-    b = G[0]
-    st = G[1]
-    T = G[8]
-    sd = st[S_SIDE]
-    k = st[S_KING0 + sd]
+    sd = G[I_SIDE]
+    k = G[I_KING + sd]
     j = n0
     if _attacked(G, k, sd):
         for i in range(n0, n1):
@@ -352,231 +324,214 @@ def _legal_filter(G, buf, n0, n1):
                 buf[j] = m
                 j += 1
             continue
-        d1 = T[ri + fr]
-        d2 = T[ri + to]
-        leg = T[O_LG + k * 90 + fr]
+        d1 = G[ri + fr]
+        d2 = G[ri + to]
+        leg = G[O_LG + k * 90 + fr]
         if d1 < 0 and d2 < 0 and leg == 0:
             buf[j] = m
             j += 1
             continue
         # Make the move on the board, test only the lines/leg it touches, unmake.
-        p = b[fr]
-        c = b[to]
-        b[to] = p
-        b[fr] = 0
+        p = G[B + fr]
+        c = G[B + to]
+        G[B + to] = p
+        G[B + fr] = 0
         bad = False
-        da = d1
-        db = -1
-        if d2 >= 0 and d2 != d1:
-            if d1 < 0:
-                da = d2
-            else:
-                db = d2
-        for d in (da, db):
-            if d >= 0 and not bad:
-                bad = _ray_attacks(G, k, d, er, ec, ek)
+        if d1 >= 0:
+            bad = _ray_attacks(G, k, d1, er, ec, ek)
+        if not bad and d2 >= 0 and d2 != d1:
+            bad = _ray_attacks(G, k, d2, er, ec, ek)
         if not bad and leg:
-            for y in range(T[O_HFN + k]):
+            for y in range(G[O_HFN + k]):
                 o = O_HF + (k * 4 + y) * 3
-                if T[o] == fr:
-                    for x in range(T[O_HFC + k * 4 + y]):
-                        if b[T[o + 1 + x]] == eh:
+                if G[o] == fr:
+                    for x in range(G[O_HFC + k * 4 + y]):
+                        if G[B + G[o + 1 + x]] == eh:
                             bad = True
                     break
-        b[fr] = p
-        b[to] = c
+        G[B + fr] = p
+        G[B + to] = c
         if not bad:
             buf[j] = m
             j += 1
     return j
 
 
-@jit
+@jit(_nrt=False)
 def _gen(G, buf, n0, captures) -> int:
     """Pseudo-legal moves (or captures) of every own piece, squares 0..89, then the filter."""
-    b = G[0]
-    sd = G[1][S_SIDE]
+    sd = G[I_SIDE]
     n = n0
     for fr in range(90):
-        p = b[fr]
+        p = G[B + fr]
         if p != 0 and (p >> 3) == sd:
             n = _gen_piece(G, fr, buf, n, captures)
     return _legal_filter(G, buf, n0, n)
 
 
-@jit
+@jit(_nrt=False)
 def gen_moves(G, buf, n0) -> int:
     """The legal moves, exactly ``legal_moves()`` in order, written to ``buf[n0:]``."""
     return _gen(G, buf, n0, False)
 
 
-@jit
+@jit(_nrt=False)
 def gen_noisy(G, buf, n0) -> int:
     """The legal captures, exactly ``noisy_moves()`` in order, written to ``buf[n0:]``."""
     return _gen(G, buf, n0, True)
 
 
-@jit
+@jit(_nrt=False)
 def _any_legal(G) -> bool:
     """Early exit: does the side to move have a legal move? (piece by piece)"""
-    b = G[0]
-    st = G[1]
-    buf = G[7]
-    sd = st[S_SIDE]
-    k = st[S_KING0 + sd]
-    n0 = len(buf) - MAX_MOVES
+    sd = G[I_SIDE]
+    k = G[I_KING + sd]
     for fr in range(90):
-        p = b[fr]
+        p = G[B + fr]
         if p != 0 and (p >> 3) == sd:
-            n = _gen_piece(G, fr, buf, n0, False)
-            for i in range(n0, n):
-                if _safe_full(G, buf[i], k, sd):
+            n = _gen_piece(G, fr, G, SCRATCH, False)
+            for i in range(SCRATCH, n):
+                if _safe_full(G, G[i], k, sd):
                     return True
     return False
 
 
 # ---------------------------------------------------------------------- make / unmake
-@jit
+@jit(_nrt=False, inline="always")
 def push(G, m) -> None:
-    """Play the (legal) move ``m``: board, key, scores, clock, undo and key history."""
-    b, st, umove, ucap, upst, uclock, hist, _, T = G
+    """Play the (legal) move ``m``: board, key, scores, clock, undo record."""
     fr = m >> 8
     to = m & 255
-    p = b[fr]
-    c = b[to]
-    n = st[S_N]
-    k = st[S_KEY]
-    hist[n] = k
-    umove[n] = m
-    ucap[n] = c
-    upst[n] = st[S_PST]
-    uclock[n] = st[S_CLOCK]
-    st[S_N] = n + 1
-    b[to] = p
-    b[fr] = 0
+    p = G[B + fr]
+    c = G[B + to]
+    n = G[I_N]
+    u = U0 + n * U_SIZE
+    k = G[I_KEY]
+    G[u + U_MOVE] = m
+    G[u + U_CAP] = c
+    G[u + U_PST] = G[I_PST]
+    G[u + U_CLOCK] = G[I_CLOCK]
+    G[u + U_KEY] = k
+    G[I_N] = n + 1
+    G[B + to] = p
+    G[B + fr] = 0
     zp = O_ZP + p * 90
-    k ^= T[zp + fr] ^ T[zp + to] ^ T[O_ZS]
+    k ^= G[zp + fr] ^ G[zp + to] ^ G[O_ZS]
     pv = O_PST + p * 90
     if c:
-        st[S_KEY] = k ^ T[O_ZP + c * 90 + to]
-        st[S_PST] += T[pv + to] - T[pv + fr] - T[O_PST + c * 90 + to]
-        st[S_MAT] -= T[O_MAT + c]
-        st[S_CLOCK] = 0
+        G[I_KEY] = k ^ G[O_ZP + c * 90 + to]
+        G[I_PST] += G[pv + to] - G[pv + fr] - G[O_PST + c * 90 + to]
+        G[I_MAT] -= G[O_MAT + c]
+        G[I_CLOCK] = 0
     else:
-        st[S_KEY] = k
-        st[S_PST] += T[pv + to] - T[pv + fr]
-        st[S_CLOCK] += 1
+        G[I_KEY] = k
+        G[I_PST] += G[pv + to] - G[pv + fr]
+        G[I_CLOCK] += 1
     if p & 7 == KING:
-        st[S_KING0 + (p >> 3)] = to
-    st[S_SIDE] ^= 1
+        G[I_KING + (p >> 3)] = to
+    G[I_SIDE] ^= 1
 
 
-@jit
+@jit(_nrt=False, inline="always")
 def pop(G) -> int:
     """Take back the last move and return it."""
-    b, st, umove, ucap, upst, uclock, hist, _, T = G
-    n = st[S_N] - 1
-    st[S_N] = n
-    m = umove[n]
-    c = ucap[n]
-    st[S_PST] = upst[n]
-    st[S_CLOCK] = uclock[n]
-    st[S_KEY] = hist[n]
+    n = G[I_N] - 1
+    G[I_N] = n
+    u = U0 + n * U_SIZE
+    m = G[u + U_MOVE]
+    c = G[u + U_CAP]
+    G[I_PST] = G[u + U_PST]
+    G[I_CLOCK] = G[u + U_CLOCK]
+    G[I_KEY] = G[u + U_KEY]
     fr = m >> 8
     to = m & 255
-    p = b[to]
-    b[fr] = p
-    b[to] = c
+    p = G[B + to]
+    G[B + fr] = p
+    G[B + to] = c
     if c:
-        st[S_MAT] += T[O_MAT + c]
+        G[I_MAT] += G[O_MAT + c]
     if p & 7 == KING:
-        st[S_KING0 + (p >> 3)] = fr
-    st[S_SIDE] ^= 1
+        G[I_KING + (p >> 3)] = fr
+    G[I_SIDE] ^= 1
     return m
 
 
-@jit
+@jit(_nrt=False)
 def push_null(G) -> None:
     """Pass (null-move pruning; never in check): the clock restarts, so a repetition
     never spans it. Undo with :func:`pop_null`."""
-    b, st, umove, ucap, upst, uclock, hist, _, T = G
-    n = st[S_N]
-    hist[n] = st[S_KEY]
-    umove[n] = 0
-    ucap[n] = 0
-    upst[n] = st[S_PST]
-    uclock[n] = st[S_CLOCK]
-    st[S_N] = n + 1
-    st[S_KEY] ^= T[O_ZS]
-    st[S_CLOCK] = 0
-    st[S_SIDE] ^= 1
+    n = G[I_N]
+    u = U0 + n * U_SIZE
+    G[u + U_MOVE] = 0
+    G[u + U_CAP] = 0
+    G[u + U_PST] = G[I_PST]
+    G[u + U_CLOCK] = G[I_CLOCK]
+    G[u + U_KEY] = G[I_KEY]
+    G[I_N] = n + 1
+    G[I_KEY] ^= G[O_ZS]
+    G[I_CLOCK] = 0
+    G[I_SIDE] ^= 1
 
 
-@jit
+@jit(_nrt=False)
 def pop_null(G) -> None:
     """Take back :func:`push_null`."""
-    st = G[1]
-    n = st[S_N] - 1
-    st[S_N] = n
-    st[S_PST] = G[4][n]
-    st[S_CLOCK] = G[5][n]
-    st[S_KEY] = G[6][n]
-    st[S_SIDE] ^= 1
+    n = G[I_N] - 1
+    G[I_N] = n
+    u = U0 + n * U_SIZE
+    G[I_PST] = G[u + U_PST]
+    G[I_CLOCK] = G[u + U_CLOCK]
+    G[I_KEY] = G[u + U_KEY]
+    G[I_SIDE] ^= 1
 
 
 # ---------------------------------------------------------------------- rules
-@jit
+@jit(_nrt=False)
 def result(G) -> int:
     """-1 while the game goes on, 0/1 the winner, 2 a draw: exactly Python ``result()``
     (no legal move loses; then repetition; then the move limit)."""
-    st = G[1]
-    sd = st[S_SIDE]
+    sd = G[I_SIDE]
     if not _any_legal(G):
         return sd ^ 1
-    clock = st[S_CLOCK]
+    clock = G[I_CLOCK]
     if clock >= 4:
-        hist = G[6]
-        n = st[S_N]
+        n = G[I_N]
         lo = max(0, n - clock)
-        k = st[S_KEY]
+        k = G[I_KEY]
         cnt = 1
         for i in range(lo, n):
-            if hist[i] == k:
+            if G[U0 + i * U_SIZE + U_KEY] == k:
                 cnt += 1
-        if cnt >= st[S_REP]:
+        if cnt >= G[I_REP]:
             return _repetition_outcome(G, lo)
-    limit = st[S_LIMIT]
+    limit = G[I_LIMIT]
     if limit >= 0 and clock >= limit:
         return 2
     return -1
 
 
-@jit
+@jit(_nrt=False)
 def _repetition_outcome(G, lo) -> int:
     """Perpetual check loses, anything else is a draw (Python ``_repetition_outcome``):
     pop back to the first counted occurrence, replay, note who gave check each move."""
-    st = G[1]
-    hist = G[6]
-    moves = G[7]
-    n = st[S_N]
-    k = st[S_KEY]
-    need = st[S_REP] - 1
+    n = G[I_N]
+    k = G[I_KEY]
+    need = G[I_REP] - 1
     start = n
     cnt = 0
     for i in range(n - 1, lo - 1, -1):
-        if hist[i] == k:
+        if G[U0 + i * U_SIZE + U_KEY] == k:
             cnt += 1
             if cnt == need:
                 start = i
                 break
-    npop = n - start
-    for i in range(npop):
-        moves[i] = pop(G)
+    for i in range(n - start):
+        pop(G)
     all0 = True
     all1 = True
-    for i in range(npop - 1, -1, -1):
-        mover = st[S_SIDE]
-        push(G, moves[i])
+    for i in range(start, n):          # pop leaves the moves in their records
+        mover = G[I_SIDE]
+        push(G, G[U0 + i * U_SIZE + U_MOVE])
         if not in_check(G):
             if mover == 0:
                 all0 = False
@@ -587,85 +542,74 @@ def _repetition_outcome(G, lo) -> int:
     return 2
 
 
-@jit
+@jit(_nrt=False)
 def repeated(G) -> bool:
     """Has this position (same side to move) occurred since the last capture? Python's
     ``hist[len(hist) - clock:]`` slice, negative start included, is reproduced."""
-    st = G[1]
-    clock = st[S_CLOCK]
+    clock = G[I_CLOCK]
     if clock < 4:
         return False
-    hist = G[6]
-    n = st[S_N]
+    n = G[I_N]
     lo = n - clock
     if lo < 0:
         lo += n
         if lo < 0:
             lo = 0
-    k = st[S_KEY]
+    k = G[I_KEY]
     for i in range(lo, n):
-        if hist[i] == k:
+        if G[U0 + i * U_SIZE + U_KEY] == k:
             return True
     return False
 
 
-@jit
+@jit(_nrt=False)
 def is_capture(G, m) -> bool:
-    return G[0][m & 255] != 0
+    return G[B + (m & 255)] != 0
 
 
-@jit
+@jit(_nrt=False)
 def mvv_lva(G, m) -> int:
     """Capture order: victim's material first, then the cheaper attacker; 0 if quiet."""
-    b = G[0]
-    T = G[8]
-    c = b[m & 255]
+    c = G[B + (m & 255)]
     if c == 0:
         return 0
-    return (abs(T[O_MAT + c]) << 16) - abs(T[O_MAT + b[m >> 8]])
+    return (abs(G[O_MAT + c]) << 16) - abs(G[O_MAT + G[B + (m >> 8)]])
 
 
-@jit
+@jit(_nrt=False)
 def history_key(G, m, with_piece) -> int:
     """from*90+to (< 8100); with the piece ``(code - 1) * 8100 + from*90+to``."""
     fr = m >> 8
     base = fr * 90 + (m & 255)
     if with_piece:
-        return (G[0][fr] - 1) * 8100 + base
+        return (G[B + fr] - 1) * 8100 + base
     return base
 
 
-@jit
+@jit(_nrt=False)
 def evaluate(G, E) -> int:
     """``xiangqi.pst`` (kind 0) or ``xiangqi.material`` (kind 1) for the side to move."""
-    st = G[1]
-    v = st[S_PST] if E[0] == 0 else st[S_MAT]
-    return -v if st[S_SIDE] else v
+    v = G[I_PST] if E[0] == 0 else G[I_MAT]
+    return -v if G[I_SIDE] else v
 
 
 # ---------------------------------------------------------------------- perft
-@jit
-def _perft(G, depth, bulk) -> int:
-    """Legal-move leaves to ``depth`` without recursion: one move buffer per ply. With
-    ``bulk`` the last ply is counted, else each leaf is pushed and popped (like Python)."""
-    if depth <= 0:
-        return 1
-    buf = np.empty(MAX_MOVES * depth, dtype=np.int64)
-    lo = np.empty(depth, dtype=np.int64)
-    hi = np.empty(depth, dtype=np.int64)
+@jit(_nrt=False)
+def _perft(G, depth, bulk, buf, lo, hi) -> int:
+    """Legal-move leaves to ``depth`` >= 1 without recursion: ``buf`` holds one move list
+    per ply (``lo``/``hi``: the next move and the end). With ``bulk`` the last ply is
+    counted, else each leaf is pushed and popped (like the Python :func:`gameai.perft`)."""
     total = 0
     ply = 0
     lo[0] = 0
     hi[0] = gen_moves(G, buf, 0)
     while True:
         if ply == depth - 1:
-            if bulk:
-                total += hi[ply] - lo[ply]
-            else:
+            if not bulk:
                 for i in range(lo[ply], hi[ply]):
                     push(G, buf[i])
                     pop(G)
-                total += hi[ply] - lo[ply]
+            total += hi[ply] - lo[ply]
             lo[ply] = hi[ply]
         if lo[ply] < hi[ply]:
             m = buf[lo[ply]]
@@ -682,12 +626,20 @@ def _perft(G, depth, bulk) -> int:
 
 
 @jit
+def _perft_buffers(G, depth, bulk) -> int:
+    if depth <= 0:
+        return 1
+    buf = np.empty(MAX_MOVES * depth, dtype=np.int64)
+    return _perft(G, depth, bulk, buf, np.empty(depth, dtype=np.int64), np.empty(depth, dtype=np.int64))
+
+
+@jit
 def perft(G, depth) -> int:
     """Legal-move leaves to ``depth`` (movement rules only), make/unmake at every leaf."""
-    return _perft(G, depth, False)
+    return _perft_buffers(G, depth, False)
 
 
 @jit
 def perft_bulk(G, depth) -> int:
     """The same count, the last ply counted without making the moves (Python ``bulk=True``)."""
-    return _perft(G, depth, True)
+    return _perft_buffers(G, depth, True)
