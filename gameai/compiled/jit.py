@@ -46,7 +46,8 @@ def cache_dir(tag: str = "") -> str:
 def jit(fn=None, *, tag: str = "", **options):
     """``numba.njit(cache=True, **options)`` with the cache in :func:`cache_dir`; identity
     without numba. ``inline="always"`` suits small helpers in hot loops: a call between
-    jitted functions reference-counts every array argument (two atomic operations each)."""
+    jitted functions reference-counts every array argument (two atomic operations each),
+    and numba's ``_nrt=False`` drops that counting in functions that allocate nothing."""
     def wrap(f):
         if not AVAILABLE:
             return f
