@@ -5,20 +5,29 @@ Every function gives exactly the Python reference's answer (moves in the same or
 same keys, results and Renju judgements); :mod:`gameai.games.gomoku_rules` is the
 readable definition of the rules ported here step by step.
 
-Layout (why): ``G`` is a tuple of 1-D int64 arrays (one numba type for every board size,
-rule and radius, so each function compiles once), with the Python game's flat board and
-sentinel border (``geometry(size)``: stride ``W = size + 1``, ``WALL`` cells), so a line
-walk stops at the border without bounds checks. The candidate set of the Python game
-(empty points within ``radius`` of a stone) is kept as a per-cell stone count ``near``:
-generating moves is one scan of the board in index order, which *is* ``sorted(cand)``.
-No per-node allocation: the caller passes the move buffer.
+Layout (why): ``G = (g,)`` with ``g`` ONE flat int64 array holding every region at a
+fixed offset laid out for the largest board. One array because every array a numba
+function takes out of a tuple costs an atomic reference-count pair, which measured
+several times the work of a push when G was a tuple of 13 arrays; fixed offsets so the
+compiler folds them. The board comes first, so ``g[p]`` *is* the Python game's flat
+board (``geometry(size)``: stride ``W = size + 1``, ``WALL`` border), and a line walk
+stops at the border without bounds checks. The Python game's candidate set (empty points
+within ``radius`` of a stone) is a per-cell stone count ``near`` plus a bitset of the
+candidates kept on push/pop: moves are read off the bitset in index order, which *is*
+``sorted(cand)``. No per-node allocation: the caller passes the move buffer.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..games.gomoku_rules import BLACK, EMPTY, geometry
-from .jit import jit
+from ..games.gomoku_rules import BLACK, EMPTY, WALL, geometry
+from .jit import AVAILABLE, jit
+
+if AVAILABLE:
+    from numba.cpython.unsafe.numbers import trailing_zeros
+else:  # the module still imports (and runs, slowly) without numba
+    def trailing_zeros(x: int) -> int:
+        return (x & -x).bit_length() - 1
 
 MAX_MOVES = 26 * 26                         # every point of the largest board
 HISTORY_SIZE = 2 * geometry(26).ncells      # history_key < 2 * ncells for every size
@@ -29,111 +38,174 @@ HAS_CAPTURE = False
 HAS_REPEAT = False
 
 RULE_IDS = {"freestyle": 0, "standard": 1, "renju": 2}
+RENJU = 2
 FORBIDDEN_NAMES = (None, "overline", "double-four", "double-three")
-
-# G = (PAR, BOARD, NEAR, BNEAR, CODES, ST, PLACED, WSTACK, NEIGH, LNEIGH, CLINE, ZOB, CELLS)
-PAR, BOARD, NEAR, BNEAR, CODES, ST, PLACED, WSTACK, NEIGH, LNEIGH, CLINE, ZOB, CELLS = range(13)
-# PAR fields
-P_SIZE, P_W, P_NCELLS, P_RULE, P_RADIUS, P_FULL, P_CENTRE, P_EXW, P_EXB, P_NLINES, \
-    P_NSTRIDE, P_AREA, P_DIR = range(13)   # P_DIR..P_DIR+3: the four directions
-NPAR = P_DIR + 4
-# ST fields: key, stones placed, moves pushed, winner (-1 none)
-S_KEY, S_NPLACED, S_NMOVES, S_WINNER = range(4)
-LSTRIDE = 33                                # LNEIGH per cell: count, then <= 32 cells
-# forbidden_at codes
 F_NONE, F_OVERLINE, F_DOUBLE_FOUR, F_DOUBLE_THREE = range(4)
+
+# ---- regions of g (sizes for the 26x26 board: ncells = 757)
+NCM = 768                                   # >= ncells, a multiple of 64
+NWORDS = NCM // 64                          # bitset words
+BOARD = 0                                   # g[p]: the board itself
+NEAR = BOARD + NCM                          # stones within `radius` (Chebyshev) of p
+BNEAR = NEAR + NCM                          # renju: black stones <= 4 steps along p's lines
+H = BNEAR + NCM                             # header, fields below
+CODES = H + 64                              # line codes (state.line_codes)
+PLACED = CODES + 160                        # every stone, setup stones first
+WSTACK = PLACED + 680                       # winner before the stone at the same index
+CAND = WSTACK + 680                         # bitset: empty and near > 0
+EMPT = CAND + NWORDS                        # bitset: empty on-board points
+CLINE = EMPT + NWORDS                       # per cell 4 x (line id or -1, 3**pos)
+ZOB = CLINE + 8 * NCM                       # Zobrist keys, 2 * ncells + 1 (side last)
+G_SIZE = ZOB + 2 * NCM
+# header fields (g[H + ...])
+SIZE, WIDTH, NCELLS, RULE, RADIUS, FULL, CENTRE, EXW, EXB, NLINES, AREA, NWORD, \
+    KEY, NPLACED, NMOVES, WINNER, DIR = range(17)          # DIR..DIR+3: the directions
 
 
 # ------------------------------------------------------------------ loading (Python level)
-def _i64(values) -> np.ndarray:
-    return np.array([v - (1 << 64) if v >= 1 << 63 else v for v in values], dtype=np.int64)
+def _i64(v: int) -> int:
+    return v - (1 << 64) if v >= 1 << 63 else v
 
 
 def load(state) -> tuple:
-    """The kernel state for a Python Gomoku/Renju game (its stones, moves, key, winner)."""
+    """The kernel state ``(g,)`` for a Python Gomoku/Renju game (stones, moves, key, winner)."""
     geo = state.geo
     n, nc = geo.size, geo.ncells
-    par = np.zeros(NPAR, dtype=np.int64)
-    par[P_SIZE], par[P_W], par[P_NCELLS] = n, geo.W, nc
-    par[P_RULE], par[P_RADIUS], par[P_FULL] = RULE_IDS[state.rule], state.radius, state.full_board
-    par[P_CENTRE] = geo.index(n // 2, n // 2)
-    par[P_EXW], par[P_EXB] = state._exact
-    par[P_NLINES], par[P_AREA] = len(geo.lines), n * n
-    par[P_DIR:P_DIR + 4] = geo.dirs
-    board = np.array(state.board, dtype=np.int64)
-    neigh_t = geo.neighbours(state.radius)
-    stride = (2 * state.radius + 1) ** 2      # count, then <= (2r+1)^2 - 1 cells
-    par[P_NSTRIDE] = stride
-    neigh = np.zeros(nc * stride, dtype=np.int64)
-    lneigh = np.zeros(nc * LSTRIDE, dtype=np.int64)
-    cline = np.full(nc * 8, -1, dtype=np.int64)  # per cell 4 x (line id, 3**pos)
-    for i in geo.cells:
-        t = neigh_t[i]
-        neigh[i * stride] = len(t)
-        neigh[i * stride + 1:i * stride + 1 + len(t)] = t
-        t = geo.line_neigh[i]
-        lneigh[i * LSTRIDE] = len(t)
-        lneigh[i * LSTRIDE + 1:i * LSTRIDE + 1 + len(t)] = t
-        for k, (lid, pw) in enumerate(geo.cell_lines[i]):
-            cline[i * 8 + 2 * k], cline[i * 8 + 2 * k + 1] = lid, pw
-    near = np.zeros(nc, dtype=np.int64)
-    bnear = np.zeros(nc, dtype=np.int64)
-    for i in geo.cells:
-        if board[i] in (0, 1):
-            near[list(neigh_t[i])] += 1
-            if board[i] == BLACK and state.rule == "renju":
-                np.add.at(bnear, list(geo.line_neigh[i]), 1)
-    area = n * n
-    placed = np.zeros(area + 1, dtype=np.int64)
-    placed[:len(state.placed)] = state.placed
-    wstack = np.full(area + 1, -1, dtype=np.int64)
+    g = np.zeros(G_SIZE, dtype=np.int64)
+    g[BOARD:BOARD + nc] = state.board
+    g[BOARD + nc:BOARD + NCM] = WALL
+    hdr = {SIZE: n, WIDTH: geo.W, NCELLS: nc, RULE: RULE_IDS[state.rule], RADIUS: state.radius,
+           FULL: state.full_board, CENTRE: geo.index(n // 2, n // 2), EXW: state._exact[0],
+           EXB: state._exact[1], NLINES: len(geo.lines), AREA: n * n, NWORD: (nc + 63) // 64,
+           KEY: _i64(state.key), NPLACED: len(state.placed), NMOVES: len(state.move_stack),
+           WINNER: -1 if state._winner is None else state._winner}
+    for k, v in hdr.items():
+        g[H + k] = v
+    g[H + DIR:H + DIR + 4] = geo.dirs
+    g[CODES:CODES + len(state.line_codes)] = state.line_codes
+    g[PLACED:PLACED + len(state.placed)] = state.placed
+    g[WSTACK:WSTACK + 680] = -1
     base = len(state.placed) - len(state.move_stack)
     for k, undo in enumerate(state._undo):
-        wstack[base + k] = -1 if undo[2] is None else undo[2]
-    st = np.zeros(4, dtype=np.int64)
-    st[S_KEY] = _i64([state.key])[0]
-    st[S_NPLACED], st[S_NMOVES] = len(state.placed), len(state.move_stack)
-    st[S_WINNER] = -1 if state._winner is None else state._winner
-    zob = _i64(state._z)
-    return (par, board, near, bnear, np.array(state.line_codes, dtype=np.int64), st, placed,
-            wstack, neigh, lneigh, cline, zob, np.array(geo.cells, dtype=np.int64))
+        g[WSTACK + base + k] = -1 if undo[2] is None else undo[2]
+    g[CLINE:CLINE + 8 * NCM] = -1
+    for i in geo.cells:
+        for k, (lid, pw) in enumerate(geo.cell_lines[i]):
+            g[CLINE + 8 * i + 2 * k], g[CLINE + 8 * i + 2 * k + 1] = lid, pw
+    g[ZOB:ZOB + len(state._z)] = [_i64(z) for z in state._z]
+    _derive(g)
+    return (g,)
+
+
+@jit
+def _derive(g):
+    """``near``, ``bnear`` and both bitsets from the board (at load)."""
+    for i in range(NCM):
+        if g[i] == BLACK or g[i] == 1:
+            _near_update(g, i, 1)
+            if g[i] == BLACK and g[H + RULE] == RENJU:
+                _bnear_update(g, i, 1)
+    for i in range(NCM):
+        if g[i] == EMPTY:
+            _bit_set(g, EMPT, i)
+            if g[NEAR + i] > 0:
+                _bit_set(g, CAND, i)
+
+
+# ------------------------------------------------------------------ small helpers
+@jit
+def _bit_set(g, base, q):
+    g[base + (q >> 6)] |= np.int64(1) << (q & 63)
+
+
+@jit
+def _bit_clear(g, base, q):
+    g[base + (q >> 6)] &= ~(np.int64(1) << (q & 63))
+
+
+@jit
+def _emit(g, base, buf, n):
+    """The points of a bitset, in increasing order, appended to ``buf[n:]``."""
+    for w in range(g[H + NWORD]):
+        x = g[base + w]
+        while x != 0:
+            buf[n] = (w << 6) + trailing_zeros(x)
+            n += 1
+            x &= x - 1
+    return n
+
+
+@jit
+def _near_update(g, m, sign):
+    """Add ``sign`` to ``near`` of every on-board cell within ``radius`` of ``m`` (self
+    excluded), keeping the candidate bitset: set when an empty cell gets a stone near it,
+    cleared when its last one goes."""
+    w, n, rad = g[H + WIDTH], g[H + SIZE], g[H + RADIUS]
+    c, r = m % w - 1, m // w - 1
+    for dr in range(max(-rad, -r), min(rad, n - 1 - r) + 1):
+        row = m + dr * w
+        for dc in range(max(-rad, -c), min(rad, n - 1 - c) + 1):
+            if dr == 0 and dc == 0:
+                continue
+            q = row + dc
+            k = g[NEAR + q] + sign
+            g[NEAR + q] = k
+            if sign > 0:
+                if g[q] == EMPTY:
+                    _bit_set(g, CAND, q)
+            elif k == 0:
+                _bit_clear(g, CAND, q)
+
+
+@jit
+def _bnear_update(g, m, sign):
+    """Renju: ``sign`` to ``bnear`` of the on-board cells <= 4 steps from ``m`` along a line."""
+    for k in range(4):
+        d = g[H + DIR + k]
+        for s in (d, -d):
+            j = m + s
+            for _ in range(4):
+                if g[j] == WALL:
+                    break
+                g[BNEAR + j] += sign
+                j += s
 
 
 # ------------------------------------------------------------------ rules (gomoku_rules)
 @jit
-def run_length(board, p, d, color):
+def run_length(g, p, d, color):
     """Stones of ``color`` in the unbroken row through ``p`` along ``d`` (``p`` counted)."""
     n = 1
     i = p + d
-    while board[i] == color:
+    while g[i] == color:
         n += 1
         i += d
     i = p - d
-    while board[i] == color:
+    while g[i] == color:
         n += 1
         i -= d
     return n
 
 
 @jit
-def makes_five(board, p, par, color, exact):
+def makes_five(g, p, color, exact):
     """Would a ``color`` stone on ``p`` make five (exactly five if ``exact``)?"""
     for k in range(4):
-        n = run_length(board, p, par[P_DIR + k], color)
+        n = run_length(g, p, g[H + DIR + k], color)
         if n == 5 or (n > 5 and not exact):
             return True
     return False
 
 
 @jit
-def near_count(board, p, d, color):
+def near_count(g, p, d, color):
     """``_black_near``: stones of ``color`` within 4 steps of ``p`` on line ``d``, not past
     another stone or the wall."""
     n = 0
     for s in (d, -d):
         i = p + s
         for _ in range(4):
-            v = board[i]
+            v = g[i]
             if v == color:
                 n += 1
             elif v != EMPTY:
@@ -143,7 +215,7 @@ def near_count(board, p, d, color):
 
 
 @jit
-def five_points(board, p, d, color, exact):
+def five_points(g, p, d, color, exact):
     """``five_points``: empty cells completing five through ``p`` (holding ``color``) along
     ``d``; returns (how many, lowest, highest) so that no list is built."""
     n = 0
@@ -151,11 +223,11 @@ def five_points(board, p, d, color, exact):
     for s in (d, -d):
         i = p + s
         for _ in range(4):
-            v = board[i]
+            v = g[i]
             if v == EMPTY:
-                board[i] = color
-                r = run_length(board, p, d, color)
-                board[i] = EMPTY
+                g[i] = color
+                r = run_length(g, p, d, color)
+                g[i] = EMPTY
                 if r == 5 or (r > 5 and not exact):
                     n += 1
                     if lo < 0 or i < lo:
@@ -169,42 +241,42 @@ def five_points(board, p, d, color, exact):
 
 
 @jit
-def count_fours(board, p, d, color, exact):
+def count_fours(g, p, d, color, exact):
     """Fours through ``p`` on one line; a straight four (two five-points 5 apart) is one."""
-    n, a, b = five_points(board, p, d, color, exact)
+    n, a, b = five_points(g, p, d, color, exact)
     if n == 2 and b - a == 5 * d:
         for k in range(1, 5):
-            if board[a + k * d] != color:
+            if g[a + k * d] != color:
                 return n
         return 1
     return n
 
 
 @jit
-def is_straight_four(board, p, d, color, exact):
+def is_straight_four(g, p, d, color, exact):
     """Is the row through ``p`` along ``d`` exactly four stones with a five-point at each end?"""
     lo = p
-    while board[lo - d] == color:
+    while g[lo - d] == color:
         lo -= d
     hi = p
-    while board[hi + d] == color:
+    while g[hi + d] == color:
         hi += d
     if hi - lo != 3 * d:
         return False
     a, b = lo - d, hi + d
-    if board[a] != EMPTY or board[b] != EMPTY:
+    if g[a] != EMPTY or g[b] != EMPTY:
         return False
-    if exact and (board[a - d] == color or board[b + d] == color):
+    if exact and (g[a - d] == color or g[b + d] == color):
         return False
     return True
 
 
 @jit
-def maybe_forbidden(board, p, par):
+def maybe_forbidden(g, p):
     """Cheap necessary condition for ``forbidden_at`` (as gomoku_rules.maybe_forbidden)."""
     lines2 = 0
     for k in range(4):
-        n = near_count(board, p, par[P_DIR + k], BLACK)
+        n = near_count(g, p, g[H + DIR + k], BLACK)
         if n >= 4:
             return True
         if n >= 2:
@@ -213,52 +285,52 @@ def maybe_forbidden(board, p, par):
 
 
 @jit
-def forbidden_at(board, p, par):
+def forbidden_at(g, p):
     """RIF judgement of a black stone on empty ``p``: F_NONE or the forbidden shape's code.
 
     gomoku_rules.forbidden_at with ``_is_three`` inlined (a three's key point q must not be
     forbidden itself: judged recursively with p on the board). Board restored on return.
+    Recursive: always call it with int64 arguments (see ``perft``).
     """
-    board[p] = BLACK
+    g[p] = BLACK
     over = False
     for k in range(4):
-        n = run_length(board, p, par[P_DIR + k], BLACK)
+        n = run_length(g, p, g[H + DIR + k], BLACK)
         if n == 5:
-            board[p] = EMPTY
+            g[p] = EMPTY
             return F_NONE  # five wins even with a forbidden shape
         if n > 5:
             over = True
     if over:
-        board[p] = EMPTY
+        g[p] = EMPTY
         return F_OVERLINE
     fours = 0
     four_dirs = 0                           # bit k: a four on direction k
     for k in range(4):
-        d = par[P_DIR + k]
-        if near_count(board, p, d, BLACK) >= 3:
-            c = count_fours(board, p, d, BLACK, True)
+        d = g[H + DIR + k]
+        if near_count(g, p, d, BLACK) >= 3:
+            c = count_fours(g, p, d, BLACK, True)
             if c:
                 fours += c
                 four_dirs |= 1 << k
     if fours >= 2:
-        board[p] = EMPTY
+        g[p] = EMPTY
         return F_DOUBLE_FOUR
     threes = 0
     for k in range(4):
-        d = par[P_DIR + k]
-        if (four_dirs >> k) & 1 or near_count(board, p, d, BLACK) < 2:
+        d = g[H + DIR + k]
+        if (four_dirs >> k) & 1 or near_count(g, p, d, BLACK) < 2:
             continue
         three = False                       # _is_three(board, p, d)
         for s in (d, -d):
             q = p + s
             for _ in range(4):
-                v = board[q]
+                v = g[q]
                 if v == EMPTY:
-                    board[q] = BLACK
-                    ok = is_straight_four(board, p, d, BLACK, True)
-                    board[q] = EMPTY
-                    if ok and not makes_five(board, q, par, BLACK, True) \
-                            and forbidden_at(board, q, par) == F_NONE:
+                    g[q] = BLACK
+                    ok = is_straight_four(g, p, d, BLACK, True)
+                    g[q] = EMPTY
+                    if ok and not makes_five(g, q, BLACK, True) and forbidden_at(g, q) == F_NONE:
                         three = True
                         break
                 elif v != BLACK:
@@ -269,172 +341,165 @@ def forbidden_at(board, p, par):
         if three:
             threes += 1
             if threes >= 2:
-                board[p] = EMPTY
+                g[p] = EMPTY
                 return F_DOUBLE_THREE
-    board[p] = EMPTY
+    g[p] = EMPTY
     return F_NONE
 
 
 @jit
-def makes_four(board, p, par, color, exact):
+def makes_four(g, p, color, exact):
     """Would a ``color`` stone on empty ``p`` make a four (or five) on some line?"""
-    board[p] = color
+    g[p] = color
     found = False
     for k in range(4):
-        d = par[P_DIR + k]
-        if near_count(board, p, d, color) >= 3 and five_points(board, p, d, color, exact)[0]:
+        d = g[H + DIR + k]
+        if near_count(g, p, d, color) >= 3 and five_points(g, p, d, color, exact)[0]:
             found = True
             break
-    board[p] = EMPTY
+    g[p] = EMPTY
     return found
+
+
+@jit
+def exact_for(g, color):
+    """The Python game's ``_exact[color == BLACK]``: must ``color``'s five be exactly five?"""
+    return g[H + EXB] != 0 if color == BLACK else g[H + EXW] != 0
 
 
 @jit
 def forbidden(G, p):
     """``state.forbidden(p)`` as a code (index into FORBIDDEN_NAMES); ``p`` must be empty."""
-    return forbidden_at(G[BOARD], p, G[PAR])
+    return forbidden_at(G[0], np.int64(p))
 
 
 # ------------------------------------------------------------------ the contract
 @jit
 def side(G):
-    return G[ST][S_NPLACED] & 1
+    return G[0][H + NPLACED] & 1
 
 
 @jit
 def key(G):
-    return G[ST][S_KEY]
+    return G[0][H + KEY]
 
 
 @jit
-def exact_for(par, color):
-    """The Python game's ``_exact[color == BLACK]``: must ``color``'s five be exactly five?"""
-    return par[P_EXB] != 0 if color == BLACK else par[P_EXW] != 0
-
-
-@jit
-def _stone(G, m, color, sign):
+def _stone(g, m, color, sign):
     """Add (sign 1) or take away (sign -1) a ``color`` stone's traces at ``m``: key,
-    candidate counts, line codes and Renju's black counts (the board itself is the caller's)."""
-    par = G[PAR]
-    zob = G[ZOB]
-    G[ST][S_KEY] ^= zob[2 * m + color] ^ zob[2 * par[P_NCELLS]]
-    near, neigh, stride = G[NEAR], G[NEIGH], par[P_NSTRIDE]
-    b0 = m * stride
-    for j in range(b0 + 1, b0 + 1 + neigh[b0]):
-        near[neigh[j]] += sign
-    codes, cline = G[CODES], G[CLINE]
+    candidate counts and bits, line codes and Renju's black counts (the board and the
+    stone's own bits are the caller's)."""
+    g[H + KEY] ^= g[ZOB + 2 * m + color] ^ g[ZOB + 2 * g[H + NCELLS]]
+    _near_update(g, m, sign)
     for k in range(4):
-        lid = cline[m * 8 + 2 * k]
+        lid = g[CLINE + 8 * m + 2 * k]
         if lid >= 0:
-            codes[lid] += sign * (color + 1) * cline[m * 8 + 2 * k + 1]
-    if color == BLACK and par[P_RULE] == 2:
-        bnear, ln = G[BNEAR], G[LNEIGH]
-        b0 = m * LSTRIDE
-        for j in range(b0 + 1, b0 + 1 + ln[b0]):
-            bnear[ln[j]] += sign
+            g[CODES + lid] += sign * (color + 1) * g[CLINE + 8 * m + 2 * k + 1]
+    if color == BLACK and g[H + RULE] == RENJU:
+        _bnear_update(g, m, sign)
 
 
 @jit
 def push(G, m):
     """``push_unchecked``: the stone, its traces (``_stone``), and the winner flag."""
-    par, board, st = G[PAR], G[BOARD], G[ST]
-    n = st[S_NPLACED]
+    g = G[0]
+    n = g[H + NPLACED]
     color = n & 1
-    board[m] = color
-    G[PLACED][n] = m
-    G[WSTACK][n] = st[S_WINNER]
-    st[S_NPLACED] = n + 1
-    st[S_NMOVES] += 1
-    _stone(G, m, color, 1)
-    if st[S_WINNER] < 0 and makes_five(board, m, par, color, exact_for(par, color)):
-        st[S_WINNER] = color
+    g[m] = color
+    _bit_clear(g, EMPT, m)
+    _bit_clear(g, CAND, m)
+    g[PLACED + n] = m
+    g[WSTACK + n] = g[H + WINNER]
+    g[H + NPLACED] = n + 1
+    g[H + NMOVES] += 1
+    _stone(g, m, color, 1)
+    if g[H + WINNER] < 0 and makes_five(g, m, color, exact_for(g, color)):
+        g[H + WINNER] = color
 
 
 @jit
 def pop(G):
     """Take back the last move (the winner flag comes back from the stack)."""
-    st = G[ST]
-    n = st[S_NPLACED] - 1
-    m = G[PLACED][n]
-    G[BOARD][m] = EMPTY
-    st[S_WINNER] = G[WSTACK][n]
-    st[S_NPLACED] = n
-    st[S_NMOVES] -= 1
-    _stone(G, m, n & 1, -1)
+    g = G[0]
+    n = g[H + NPLACED] - 1
+    m = g[PLACED + n]
+    g[m] = EMPTY
+    g[H + WINNER] = g[WSTACK + n]
+    g[H + NPLACED] = n
+    g[H + NMOVES] -= 1
+    _stone(g, m, n & 1, -1)
+    _bit_set(g, EMPT, m)
+    if g[NEAR + m] > 0:
+        _bit_set(g, CAND, m)
     return m
 
 
 @jit
 def result(G):
     """-1 while the game goes on, 0/1 the winner (a five per the rule), 2 a full board."""
-    st = G[ST]
-    if st[S_WINNER] >= 0:
-        return st[S_WINNER]
-    if st[S_NPLACED] == G[PAR][P_AREA]:
+    g = G[0]
+    if g[H + WINNER] >= 0:
+        return g[H + WINNER]
+    if g[H + NPLACED] == g[H + AREA]:
         return 2
     return -1
 
 
 @jit
-def candidates(G, buf, n0):
+def candidates(g, buf, n0):
     """Python ``legal_moves()`` before the Renju filter: sorted candidates, the centre on an
     empty board, or every empty point (full_board, or no candidate left)."""
-    par, board, cells = G[PAR], G[BOARD], G[CELLS]
-    n = n0
-    if par[P_FULL] == 0:
-        near = G[NEAR]
-        for i in cells:
-            if near[i] > 0 and board[i] == EMPTY:
-                buf[n] = i
-                n += 1
+    if g[H + FULL] == 0:
+        n = _emit(g, CAND, buf, n0)
         if n > n0:
             return n
-        if G[ST][S_NPLACED] == 0:
-            buf[n0] = par[P_CENTRE]
+        if g[H + NPLACED] == 0:
+            buf[n0] = g[H + CENTRE]
             return n0 + 1
-    for i in cells:
-        if board[i] == EMPTY:
-            buf[n] = i
-            n += 1
-    return n
+    return _emit(g, EMPT, buf, n0)
 
 
 @jit
-def gen_moves(G, buf, n0):
-    """Exactly ``state.legal_moves()`` into ``buf[n0:n1]``; returns n1."""
-    par, st = G[PAR], G[ST]
-    if st[S_WINNER] >= 0:
+def legal(g, buf, n0):
+    """``legal_moves()`` on the flat array (see ``gen_moves``)."""
+    if g[H + WINNER] >= 0:
         return n0
-    n = candidates(G, buf, n0)
-    if par[P_RULE] != 2 or st[S_NPLACED] & 1:
+    n = candidates(g, buf, n0)
+    if g[H + RULE] != RENJU or g[H + NPLACED] & 1:
         return n
-    board, bnear = G[BOARD], G[BNEAR]
     k = n0        # every forbidden shape needs >= 4 other black stones on p's lines nearby
     for j in range(n0, n):
         m = buf[j]
-        if bnear[m] < 4 or not maybe_forbidden(board, m, par) or forbidden_at(board, m, par) == F_NONE:
+        if g[BNEAR + m] < 4 or not maybe_forbidden(g, m) or forbidden_at(g, m) == F_NONE:
             buf[k] = m
             k += 1
     if k == n0:   # every nearby point forbidden: look at the whole board
-        for m in G[CELLS]:
-            if board[m] == EMPTY and forbidden_at(board, m, par) == F_NONE:
+        n = _emit(g, EMPT, buf, n0)
+        for j in range(n0, n):
+            m = buf[j]
+            if forbidden_at(g, m) == F_NONE:
                 buf[k] = m
                 k += 1
     return k
 
 
 @jit
+def gen_moves(G, buf, n0):
+    """Exactly ``state.legal_moves()`` into ``buf[n0:n1]``; returns n1."""
+    return legal(G[0], buf, n0)
+
+
+@jit
 def gen_noisy(G, buf, n0):
     """Exactly ``state.noisy_moves()``: legal moves making a four/five, or blocking a five."""
-    n = gen_moves(G, buf, n0)
-    par, board = G[PAR], G[BOARD]
-    me = G[ST][S_NPLACED] & 1
-    ex_me, ex_op = exact_for(par, me), exact_for(par, 1 - me)
+    g = G[0]
+    n = legal(g, buf, n0)
+    me = g[H + NPLACED] & 1
+    ex_me, ex_op = exact_for(g, me), exact_for(g, 1 - me)
     k = n0
     for j in range(n0, n):
         m = buf[j]
-        if makes_four(board, m, par, me, ex_me) or makes_five(board, m, par, 1 - me, ex_op):
+        if makes_four(g, m, me, ex_me) or makes_five(g, m, 1 - me, ex_op):
             buf[k] = m
             k += 1
     return k
@@ -474,7 +539,8 @@ def mvv_lva(G, m):
 def history_key(G, m, with_piece):
     """Point, or point and colour: < 2 * ncells (HISTORY_SIZE bounds every size)."""
     if with_piece:
-        return m + G[PAR][P_NCELLS] * (G[ST][S_NPLACED] & 1)
+        g = G[0]
+        return m + g[H + NCELLS] * (g[H + NPLACED] & 1)
     return m
 
 

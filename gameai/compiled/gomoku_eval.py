@@ -2,40 +2,47 @@
 ``gomoku.pointweight`` giving exactly the Python values (the Python modules in
 :mod:`gameai.evaluators` are the readable definitions ported here step by step).
 
-``E`` is one tuple type for every kind (so ``evaluate`` and the core compile once):
-``(kind, W, MK, ML, MT, SEEN, SLIN, STHR, TOT, SCR)`` - ``kind`` the evaluator id,
-``W`` its parameters (pattern weights, the position table, pointweight's exact_rules);
-``MK/ML/MT`` the pattern memo (an open-addressing table: line code -> line value and
-threat counts, what the Python evaluator memoises in a dict); ``SEEN/SLIN/STHR`` the code
-and value of every line at the last evaluation and ``TOT`` their sums, so an evaluation
-only looks up the lines whose code changed since (the Python game's incremental
-``line_sum``, kept on the evaluator side because push/pop do not know the evaluator);
-``SCR`` scratch space (no allocation per node).
+``E = (kind, e)``: the evaluator id and ONE flat int64 array (one array for the reason
+given in :mod:`gameai.compiled.gomoku`; one type for every kind, so ``evaluate`` and the
+core compile once). Regions of ``e``: ``EW`` the parameters (pattern weights, the
+position table, pointweight's exact_rules); ``MEMO`` the pattern memo, an
+open-addressing table line code -> (line value, threat counts), what the Python
+evaluator memoises in a dict; ``SEEN/SLIN/STHR`` the code and value of every line at the
+last evaluation and ``TOT`` their sums, so an evaluation only looks up the lines whose
+code changed since (the Python game's incremental ``line_sum``, kept on the evaluator's
+side because push/pop do not know the evaluator); ``SCR`` scratch space.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..games.gomoku_rules import BLACK, EMPTY
-from .gomoku import (BOARD, CELLS, CODES, F_NONE, F_OVERLINE, NEAR, P_DIR, P_EXB, P_EXW,
-                     P_NCELLS, P_NLINES, P_RULE, PAR, PLACED, S_NPLACED, ST, exact_for,
-                     forbidden_at, gen_moves, is_straight_four, makes_five, run_length)
+from .gomoku import (CAND, CODES, F_NONE, F_OVERLINE, H, NCELLS, NLINES, NPLACED, PLACED,
+                     RENJU, RULE, DIR, EXB, EXW, _emit, exact_for, forbidden_at,
+                     is_straight_four, legal, makes_five, run_length)
 from .jit import jit
 
 K_ZERO, K_PATTERNS, K_POSITION, K_POINTWEIGHT = range(4)
 MEMO_BITS = 18                      # pattern memo: 2**18 line codes, cleared when half full
-MAX_LINES = 6 * 26                  # more than the lines of a 26x26 board (6n - 18)
-# TOT fields: linear sum, the six threat counts, ncells synced with, memo fill
-T_LIN, T_THR, T_NCELLS, T_FILL = 0, 1, 7, 8
-# SCR offsets
-SC_DIG, SC_CELLS, SC_MA, SC_MB, SC_O3, SC_T3, SC_F, SC_LL, SC_BUF = (
-    0, 32, 64, 96, 128, 160, 192, 208, 256)
-SCR_SIZE = SC_BUF + 26 * 26 + 8
+MAX_LINES = 160                     # >= the lines of a 26x26 board (6n - 18)
+EW = 0
+TOT = EW + 768                      # fields below
+SEEN = TOT + 16                     # per line: code at the last evaluation,
+PREV = SEEN + MAX_LINES             # the code before that,
+SLIN = PREV + MAX_LINES             # and both codes' line values
+PREV_LIN = SLIN + MAX_LINES
+STHR = PREV_LIN + MAX_LINES         # and threat counts (packed 8 bits each)
+PREV_THR = STHR + MAX_LINES
+SCR = PREV_THR + MAX_LINES          # pointweight: Link/Live counters (24)
+SCR_BUF = SCR + 32                  # pointweight: candidate points (<= 680)
+MEMO = SCR_BUF + 704                # slot s: code, line value, threat counts at MEMO + 3s
+T_LIN, T_THR, T_NCELLS, T_FILL, T_SLOTS = 0, 1, 7, 8, 9   # TOT fields (T_THR..T_THR+5)
+MULT = -7046029254386353131         # 0x9E3779B97F4A7C15 as int64: Fibonacci hashing
 
 
 # ------------------------------------------------------------------ Python level
 def evaluator(ev, state):
-    """The kernel form of a Python evaluator object, or None when it has none here."""
+    """The kernel form ``(kind, e)`` of a Python evaluator object, or None when it has none."""
     from ..evaluators.basic import Zero
     from ..evaluators.gomoku_patterns import Patterns
     from ..evaluators.gomoku_pointweight import PointWeight
@@ -44,22 +51,22 @@ def evaluator(ev, state):
             PointWeight: K_POINTWEIGHT}.get(type(ev))
     if kind is None:
         return None
-    memo = 1
+    slots = 0
     if kind == K_PATTERNS:
-        w = ev.weights
-        params = [*ev._k, w.win]
-        memo = 1 << MEMO_BITS
+        params = [*ev._k, ev.weights.win]
+        slots = 1 << MEMO_BITS
     elif kind == K_POSITION:
         params = position_table(state.geo)
     elif kind == K_POINTWEIGHT:
         params = [int(ev.exact_rules)]
     else:
-        params = [0]
-    tot = np.zeros(9, dtype=np.int64)
-    return (kind, np.array(params, dtype=np.int64), np.full(memo, -1, dtype=np.int64),
-            np.zeros(memo, dtype=np.int64), np.zeros(memo, dtype=np.int64),
-            np.full(MAX_LINES, -1, dtype=np.int64), np.zeros(MAX_LINES, dtype=np.int64),
-            np.zeros(MAX_LINES * 6, dtype=np.int64), tot, np.zeros(SCR_SIZE, dtype=np.int64))
+        params = []
+    e = np.zeros(MEMO + 3 * slots, dtype=np.int64)
+    e[EW:EW + len(params)] = params
+    e[SEEN:SEEN + 2 * MAX_LINES] = -1
+    e[TOT + T_SLOTS] = slots
+    e[MEMO:MEMO + 3 * slots] = -1
+    return (kind, e)
 
 
 # ------------------------------------------------------------------ patterns (gomoku_patterns)
@@ -103,7 +110,8 @@ def _groups(pts, n):
 @jit
 def line_features(c, L, exact, scr, f):
     """gomoku_patterns.line_features: one player's counts on line cells ``c`` (0 empty,
-    1 own, 2 blocked) into ``f[0:7]`` (five, open four, four, open three, three, open two, two)."""
+    1 own, 2 blocked) into ``f[0:7]`` (five, open four, four, open three, three, open two,
+    two); ``scr`` scratch for 4 x 32 cells."""
     five = 0
     run = 0
     for i in range(L + 1):
@@ -113,8 +121,8 @@ def line_features(c, L, exact, scr, f):
             if run == 5 or (run > 5 and not exact):
                 five += 1
             run = 0
-    ma, mb = scr[SC_MA:SC_MA + 32], scr[SC_MB:SC_MB + 32]
-    o3, t3 = scr[SC_O3:SC_O3 + 32], scr[SC_T3:SC_T3 + 32]
+    ma, mb = scr[0:32], scr[32:64]
+    o3, t3 = scr[64:96], scr[96:128]
     nfp, o4 = _fp_stats(c, L, exact, ma)
     n3 = nt = 0
     for e in range(L):
@@ -148,112 +156,108 @@ def line_features(c, L, exact, scr, f):
             kept += 1
     open2 = 0
     for a in range(L - 5):
-        if c[a] == 0 and c[a + 5] == 0:
-            k1 = 0
-            blocked = False
-            for i in range(a + 1, a + 5):
-                if c[i] == 2:
-                    blocked = True
-                elif c[i] == 1:
-                    k1 += 1
-            if not blocked and k1 == 2:
-                open2 += 1
+        if c[a] == 0 and c[a + 5] == 0 and _two_in(c, a + 1, a + 5):
+            open2 += 1
     two = 0
     for a in range(L - 4):
-        k1 = 0
-        blocked = False
-        for i in range(a, a + 5):
-            if c[i] == 2:
-                blocked = True
-            elif c[i] == 1:
-                k1 += 1
-        if not blocked and k1 == 2:
+        if _two_in(c, a, a + 5):
             two += 1
     f[0], f[1], f[2], f[3] = five, o4, nfp - 2 * o4, _groups(o3, n3)
     f[4], f[5], f[6] = _groups(t3, kept), open2, two
 
 
 @jit
-def line_value(code, exb, exw, w, scr):
+def _two_in(c, lo, hi):
+    """Do cells ``c[lo:hi]`` hold exactly two own stones and no opponent's?"""
+    k = 0
+    for i in range(lo, hi):
+        if c[i] == 2:
+            return False
+        if c[i] == 1:
+            k += 1
+    return k == 2
+
+
+@jit
+def line_value(code, exb, exw, e):
     """One line's Σ K_i (F_i(black) - F_i(white)) and its threat counts (five, open four,
-    four for black, then white) packed 8 bits each."""
-    dig = scr[SC_DIG:SC_DIG + 32]
+    four for black, then white) packed 8 bits each. Computed once per code (memo)."""
+    scr = np.empty(256, dtype=np.int64)     # a memo miss, not a node: allocation is fine
+    dig, c, f = scr[0:32], scr[32:64], scr[64:80]
     L = 0
     while code >= 3:
         dig[L] = code % 3
         code //= 3
         L += 1
-    c = scr[SC_CELLS:SC_CELLS + 32]
-    f = scr[SC_F:SC_F + 16]
     lin = 0
     thr = 0
     for player in range(2):
         own = player + 1
         for i in range(L):
             c[i] = 0 if dig[i] == 0 else (1 if dig[i] == own else 2)
-        line_features(c, L, (exb if player == 0 else exw) != 0, scr, f)
+        line_features(c, L, (exb if player == 0 else exw) != 0, scr[128:256], f)
         sign = 1 if player == 0 else -1
         for k in range(7):
-            lin += sign * w[k] * f[k]
+            lin += sign * e[EW + k] * f[k]
         thr |= (f[0] | (f[1] << 8) | (f[2] << 16)) << (24 * player)
     return lin, thr
 
 
 @jit
-def _memo_value(E, code, exb, exw):
-    """``line_value`` through the memo table (cleared when half full)."""
-    mk, ml, mt, tot = E[2], E[3], E[4], E[8]
-    mask = mk.shape[0] - 1
-    s = ((code * -7046029254386353131) >> 40) & mask
+def _memo_value(e, code, exb, exw):
+    """``line_value`` through the memo table (slot s: code, value, threats at MEMO + 3s;
+    cleared when half full)."""
+    slots = e[TOT + T_SLOTS]
+    mask = slots - 1
+    s = ((code * MULT) >> 40) & mask
     while True:
-        k = mk[s]
+        k = e[MEMO + 3 * s]
         if k == code:
-            return ml[s], mt[s]
+            return e[MEMO + 3 * s + 1], e[MEMO + 3 * s + 2]
         if k < 0:
             break
         s = (s + 1) & mask
-    lin, thr = line_value(code // 3, exb, exw, E[1], E[9])
-    if tot[T_FILL] * 2 >= mask:
-        mk[:] = -1
-        tot[T_FILL] = 0
-        s = ((code * -7046029254386353131) >> 40) & mask
-    mk[s], ml[s], mt[s] = code, lin, thr
-    tot[T_FILL] += 1
+    lin, thr = line_value(code // 3, exb, exw, e)
+    if e[TOT + T_FILL] * 2 >= slots:
+        e[MEMO:MEMO + 3 * slots] = -1
+        e[TOT + T_FILL] = 0
+        s = ((code * MULT) >> 40) & mask
+    e[MEMO + 3 * s], e[MEMO + 3 * s + 1], e[MEMO + 3 * s + 2] = code, lin, thr
+    e[TOT + T_FILL] += 1
     return lin, thr
 
 
 @jit
-def patterns(G, E):
+def patterns(g, e):
     """gomoku_patterns.Patterns.__call__, from the side to move's view."""
-    par, codes, tot = G[PAR], G[CODES], E[8]
-    seen, slin, sthr = E[5], E[6], E[7]
-    nl = par[P_NLINES]
-    if tot[T_NCELLS] != par[P_NCELLS]:        # another board: start the sums afresh
-        seen[:] = -1
-        slin[:] = 0
-        sthr[:] = 0
-        tot[:T_NCELLS] = 0
-        tot[T_NCELLS] = par[P_NCELLS]
-    rule, exb, exw = par[P_RULE], par[P_EXB], par[P_EXW]
-    for lid in range(nl):
-        code = codes[lid] * 3 + rule          # the memo is per five rule, like Python's
-        if code != seen[lid]:
-            lin, thr = _memo_value(E, code, exb, exw)
-            tot[T_LIN] += lin - slin[lid]
+    if e[TOT + T_NCELLS] != g[H + NCELLS]:   # another board: start the sums afresh
+        e[SEEN:SCR] = 0
+        e[SEEN:SEEN + 2 * MAX_LINES] = -1
+        e[TOT:TOT + T_NCELLS] = 0
+        e[TOT + T_NCELLS] = g[H + NCELLS]
+    rule, exb, exw = g[H + RULE], g[H + EXB], g[H + EXW]
+    for lid in range(g[H + NLINES]):
+        code = g[CODES + lid] * 3 + rule      # the memo is per five rule, like Python's
+        if code != e[SEEN + lid]:
+            # the line's previous code comes back after every pop: keep it beside
+            if code == e[PREV + lid]:
+                lin, thr = e[PREV_LIN + lid], e[PREV_THR + lid]
+            else:
+                lin, thr = _memo_value(e, code, exb, exw)
+            old = e[STHR + lid]
+            e[PREV + lid], e[PREV_LIN + lid], e[PREV_THR + lid] = e[SEEN + lid], e[SLIN + lid], old
+            e[TOT + T_LIN] += lin - e[SLIN + lid]
             for j in range(6):
-                v = (thr >> (8 * j)) & 255
-                tot[T_THR + j] += v - sthr[6 * lid + j]
-                sthr[6 * lid + j] = v
-            seen[lid], slin[lid] = code, lin
-    lin = tot[T_LIN]
-    five_b, o4_b, four_b = tot[T_THR], tot[T_THR + 1], tot[T_THR + 2]
-    five_w, o4_w, four_w = tot[T_THR + 3], tot[T_THR + 4], tot[T_THR + 5]
-    if G[ST][S_NPLACED] & 1:   # white to move
-        five_m, o4_m, four_m, five_o, o4_o, four_o = five_w, o4_w, four_w, five_b, o4_b, four_b
+                e[TOT + T_THR + j] += ((thr >> (8 * j)) & 255) - ((old >> (8 * j)) & 255)
+            e[SEEN + lid], e[SLIN + lid], e[STHR + lid] = code, lin, thr
+    lin = e[TOT + T_LIN]
+    t = TOT + T_THR
+    if g[H + NPLACED] & 1:   # white to move
+        five_m, o4_m, four_m, five_o, o4_o, four_o = e[t + 3], e[t + 4], e[t + 5], e[t], e[t + 1], e[t + 2]
         lin = -lin
     else:
-        five_m, o4_m, four_m, five_o, o4_o, four_o = five_b, o4_b, four_b, five_w, o4_w, four_w
-    win = E[1][7]
+        five_m, o4_m, four_m, five_o, o4_o, four_o = e[t], e[t + 1], e[t + 2], e[t + 3], e[t + 4], e[t + 5]
+    win = e[EW + 7]
     if five_m:
         return win
     if five_o:
@@ -267,51 +271,50 @@ def patterns(G, E):
 
 # ------------------------------------------------------------------ position (gomoku_position)
 @jit
-def position(G, E):
+def position(g, e):
     """Σ g_arrPosValue over own stones − Σ over the opponent's, side to move's view."""
-    t, board, placed = E[1], G[BOARD], G[PLACED]
-    n = G[ST][S_NPLACED]
+    n = g[H + NPLACED]
     me = n & 1
     v = 0
     for k in range(n):
-        i = placed[k]
-        v += t[i] if board[i] == me else -t[i]
+        i = g[PLACED + k]
+        v += e[EW + i] if g[i] == me else -e[EW + i]
     return v
 
 
 # ------------------------------------------------------------------ pointweight (gomoku_pointweight)
 @jit
-def _counts(board, p, d, color):
+def _counts(g, p, d, color):
     """(run through p, empty ends, own-or-empty span through p) with ``color`` on ``p``."""
     run = 1
     i = p + d
-    while board[i] == color:
+    while g[i] == color:
         run += 1
         i += d
-    end1 = 1 if board[i] == EMPTY else 0
+    end1 = 1 if g[i] == EMPTY else 0
     span = run
-    while span < 5 and (board[i] == EMPTY or board[i] == color):
+    while span < 5 and (g[i] == EMPTY or g[i] == color):
         span += 1
         i += d
     i = p - d
-    while board[i] == color:
+    while g[i] == color:
         run += 1
         span += 1
         i -= d
-    end2 = 1 if board[i] == EMPTY else 0
-    while span < 5 and (board[i] == EMPTY or board[i] == color):
+    end2 = 1 if g[i] == EMPTY else 0
+    while span < 5 and (g[i] == EMPTY or g[i] == color):
         span += 1
         i -= d
     return run, end1 + end2, span
 
 
 @jit
-def _link_live(board, p, par, color, exact, out, o):
+def _link_live(g, p, color, exact, out, o):
     """``Link[0..5]`` into ``out[o:o+6]`` and ``Live[0..5]`` into ``out[o+6:o+12]``."""
     for k in range(12):
         out[o + k] = 0
     for k in range(4):
-        run, ends, span = _counts(board, p, par[P_DIR + k], color)
+        run, ends, span = _counts(g, p, g[H + DIR + k], color)
         if run >= 5:
             if run == 5 or not exact:
                 out[o + 5] += 1
@@ -324,21 +327,21 @@ def _link_live(board, p, par, color, exact, out, o):
 
 
 @jit
-def _live_threes(board, p, par, color):
+def _live_threes(g, p, color):
     """Directions where ``color`` on ``p`` makes a real open three (``tempLive3``)."""
     n = 0
-    board[p] = color
+    g[p] = color
     for k in range(4):
-        d = par[P_DIR + k]
+        d = g[H + DIR + k]
         found = False
         for s in (d, -d):
             i = p + s
             for _ in range(3):
-                v = board[i]
+                v = g[i]
                 if v == EMPTY:
-                    board[i] = color
-                    found = is_straight_four(board, p, d, color, False)
-                    board[i] = EMPTY
+                    g[i] = color
+                    found = is_straight_four(g, p, d, color, False)
+                    g[i] = EMPTY
                     if found:
                         break
                 elif v != color:
@@ -348,14 +351,14 @@ def _live_threes(board, p, par, color):
                 break
         if found:
             n += 1
-    board[p] = EMPTY
+    g[p] = EMPTY
     return n
 
 
 @jit
-def _has_long_link(board, p, par):
+def _has_long_link(g, p):
     for k in range(4):
-        if run_length(board, p, par[P_DIR + k], BLACK) >= 6:
+        if run_length(g, p, g[H + DIR + k], BLACK) >= 6:
             return True
     return False
 
@@ -369,25 +372,25 @@ def _total(x):
 
 
 @jit
-def point_weight(board, p, par, color, exact_rules, x):
+def point_weight(g, p, color, exact_rules, x):
     """The 002 document's ``pointWeight(color, x, y)`` for empty point ``p`` (scratch ``x``)."""
-    renju = par[P_RULE] == 2
-    _link_live(board, p, par, color, exact_for(par, color), x, 0)
-    _link_live(board, p, par, 1 - color, exact_for(par, 1 - color), x, 12)
+    renju = g[H + RULE] == RENJU
+    _link_live(g, p, color, exact_for(g, color), x, 0)
+    _link_live(g, p, 1 - color, exact_for(g, 1 - color), x, 12)
     cl5, cl4, cl3 = x[5], x[4], x[3]
     cv4, cv3 = x[10], x[9]
     fl5, fl4, fl3 = x[17], x[16], x[15]
     fv4, fv3 = x[22], x[21]
-    temp_live3 = _live_threes(board, p, par, 1 - color)
+    temp_live3 = _live_threes(g, p, 1 - color)
     if color == BLACK:  # black: attack first, and mind its own forbidden points
         if renju and exact_rules:
-            if cl5 > 0 and makes_five(board, p, par, BLACK, True):
+            if cl5 > 0 and makes_five(g, p, BLACK, True):
                 return 150000
-            why = forbidden_at(board, p, par)
+            why = forbidden_at(g, p)
             if why != F_NONE:
                 return -2 if why == F_OVERLINE else -1
         elif renju:
-            if _has_long_link(board, p, par):
+            if _has_long_link(g, p):
                 return -2
         if cl5 > 0:
             return 150000
@@ -414,11 +417,11 @@ def point_weight(board, p, par, color, exact_rules, x):
     if not renju:
         black_forbidden = black_long = False
     elif exact_rules:
-        why = forbidden_at(board, p, par)
+        why = forbidden_at(g, p)
         black_forbidden = why != F_NONE
         black_long = why == F_OVERLINE
     else:
-        black_long = _has_long_link(board, p, par)
+        black_long = _has_long_link(g, p)
         black_forbidden = temp_live3 > 1 or cv4 > 1 or black_long
     if cl5 > 0:
         return 150000
@@ -442,28 +445,22 @@ def point_weight(board, p, par, color, exact_rules, x):
 
 
 @jit
-def pointweight(G, E):
+def pointweight(g, e):
     """Best own point weight − best opponent point weight over the candidate points (or
     the legal moves when there is no candidate)."""
-    board, near, par = G[BOARD], G[NEAR], G[PAR]
-    scr = E[9]
-    buf = scr[SC_BUF:]
-    n = 0
-    for i in G[CELLS]:
-        if near[i] > 0 and board[i] == EMPTY:
-            buf[n] = i
-            n += 1
+    buf = e[SCR_BUF:SCR_BUF + 704]
+    n = _emit(g, CAND, buf, 0)
     if n == 0:
-        n = gen_moves(G, buf, 0)
+        n = legal(g, buf, 0)
         if n == 0:
             return 0
-    exact_rules = E[1][0] != 0
-    me = G[ST][S_NPLACED] & 1
-    x = scr[SC_LL:SC_LL + 24]
+    exact_rules = e[EW] != 0
+    me = g[H + NPLACED] & 1
+    x = e[SCR:SCR + 24]
     mine = theirs = 0
     for j in range(n):
-        a = point_weight(board, buf[j], par, me, exact_rules, x)
-        b = point_weight(board, buf[j], par, 1 - me, exact_rules, x)
+        a = point_weight(g, buf[j], me, exact_rules, x)
+        b = point_weight(g, buf[j], 1 - me, exact_rules, x)
         if j == 0 or a > mine:
             mine = a
         if j == 0 or b > theirs:
@@ -475,11 +472,12 @@ def pointweight(G, E):
 @jit
 def evaluate(G, E):
     """Exactly the Python evaluator's value for the side to move."""
-    kind = E[0]
+    kind, e = E
+    g = G[0]
     if kind == K_PATTERNS:
-        return patterns(G, E)
+        return patterns(g, e)
     if kind == K_POSITION:
-        return position(G, E)
+        return position(g, e)
     if kind == K_POINTWEIGHT:
-        return pointweight(G, E)
+        return pointweight(g, e)
     return 0
