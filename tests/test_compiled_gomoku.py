@@ -181,3 +181,10 @@ def test_evaluator_kinds(K):
         def __call__(self, state):
             return 1
     assert K.evaluator(Mine(), s) is None
+
+
+def test_public_perft_backend_compiled(K):
+    """``gameai.perft(..., backend="compiled")`` reaches this kernel for both game names."""
+    for spec in ("gomoku(rule=standard,size=9)", "renju"):
+        s = gameai.load_game(spec, moves="e5 f6 e6" if "size=9" in spec else "h8 i9 h9 h10 i8 j8 h7")
+        assert gameai.perft(s, 2, backend="compiled") == gameai.perft(s, 2)

@@ -97,7 +97,7 @@ def load(state) -> tuple:
     return (g,)
 
 
-@jit
+@jit(_nrt=False)
 def _derive(g):
     """``near``, ``bnear`` and both bitsets from the board (at load)."""
     for i in range(NCM):
@@ -113,17 +113,17 @@ def _derive(g):
 
 
 # ------------------------------------------------------------------ small helpers
-@jit
+@jit(_nrt=False, inline="always")
 def _bit_set(g, base, q):
     g[base + (q >> 6)] |= np.int64(1) << (q & 63)
 
 
-@jit
+@jit(_nrt=False, inline="always")
 def _bit_clear(g, base, q):
     g[base + (q >> 6)] &= ~(np.int64(1) << (q & 63))
 
 
-@jit
+@jit(_nrt=False, inline="always")
 def _emit(g, base, buf, n):
     """The points of a bitset, in increasing order, appended to ``buf[n:]``."""
     for w in range(g[H + NWORD]):
@@ -135,7 +135,7 @@ def _emit(g, base, buf, n):
     return n
 
 
-@jit
+@jit(_nrt=False, inline="always")
 def _near_update(g, m, sign):
     """Add ``sign`` to ``near`` of every on-board cell within ``radius`` of ``m`` (self
     excluded), keeping the candidate bitset: set when an empty cell gets a stone near it,
@@ -157,7 +157,7 @@ def _near_update(g, m, sign):
                 _bit_clear(g, CAND, q)
 
 
-@jit
+@jit(_nrt=False)
 def _bnear_update(g, m, sign):
     """Renju: ``sign`` to ``bnear`` of the on-board cells <= 4 steps from ``m`` along a line."""
     for k in range(4):
@@ -172,7 +172,7 @@ def _bnear_update(g, m, sign):
 
 
 # ------------------------------------------------------------------ rules (gomoku_rules)
-@jit
+@jit(_nrt=False, inline="always")
 def run_length(g, p, d, color):
     """Stones of ``color`` in the unbroken row through ``p`` along ``d`` (``p`` counted)."""
     n = 1
@@ -187,7 +187,7 @@ def run_length(g, p, d, color):
     return n
 
 
-@jit
+@jit(_nrt=False, inline="always")
 def makes_five(g, p, color, exact):
     """Would a ``color`` stone on ``p`` make five (exactly five if ``exact``)?"""
     for k in range(4):
@@ -197,7 +197,7 @@ def makes_five(g, p, color, exact):
     return False
 
 
-@jit
+@jit(_nrt=False, inline="always")
 def near_count(g, p, d, color):
     """``_black_near``: stones of ``color`` within 4 steps of ``p`` on line ``d``, not past
     another stone or the wall."""
@@ -214,7 +214,7 @@ def near_count(g, p, d, color):
     return n
 
 
-@jit
+@jit(_nrt=False)
 def five_points(g, p, d, color, exact):
     """``five_points``: empty cells completing five through ``p`` (holding ``color``) along
     ``d``; returns (how many, lowest, highest) so that no list is built."""
@@ -240,7 +240,7 @@ def five_points(g, p, d, color, exact):
     return n, lo, hi
 
 
-@jit
+@jit(_nrt=False)
 def count_fours(g, p, d, color, exact):
     """Fours through ``p`` on one line; a straight four (two five-points 5 apart) is one."""
     n, a, b = five_points(g, p, d, color, exact)
@@ -252,7 +252,7 @@ def count_fours(g, p, d, color, exact):
     return n
 
 
-@jit
+@jit(_nrt=False)
 def is_straight_four(g, p, d, color, exact):
     """Is the row through ``p`` along ``d`` exactly four stones with a five-point at each end?"""
     lo = p
@@ -271,7 +271,7 @@ def is_straight_four(g, p, d, color, exact):
     return True
 
 
-@jit
+@jit(_nrt=False)
 def maybe_forbidden(g, p):
     """Cheap necessary condition for ``forbidden_at`` (as gomoku_rules.maybe_forbidden)."""
     lines2 = 0
@@ -284,7 +284,7 @@ def maybe_forbidden(g, p):
     return lines2 >= 2
 
 
-@jit
+@jit(_nrt=False)
 def forbidden_at(g, p):
     """RIF judgement of a black stone on empty ``p``: F_NONE or the forbidden shape's code.
 
@@ -347,7 +347,7 @@ def forbidden_at(g, p):
     return F_NONE
 
 
-@jit
+@jit(_nrt=False)
 def makes_four(g, p, color, exact):
     """Would a ``color`` stone on empty ``p`` make a four (or five) on some line?"""
     g[p] = color
@@ -361,30 +361,30 @@ def makes_four(g, p, color, exact):
     return found
 
 
-@jit
+@jit(_nrt=False, inline="always")
 def exact_for(g, color):
     """The Python game's ``_exact[color == BLACK]``: must ``color``'s five be exactly five?"""
     return g[H + EXB] != 0 if color == BLACK else g[H + EXW] != 0
 
 
-@jit
+@jit(_nrt=False)
 def forbidden(G, p):
     """``state.forbidden(p)`` as a code (index into FORBIDDEN_NAMES); ``p`` must be empty."""
     return forbidden_at(G[0], np.int64(p))
 
 
 # ------------------------------------------------------------------ the contract
-@jit
+@jit(_nrt=False)
 def side(G):
     return G[0][H + NPLACED] & 1
 
 
-@jit
+@jit(_nrt=False)
 def key(G):
     return G[0][H + KEY]
 
 
-@jit
+@jit(_nrt=False, inline="always")
 def _stone(g, m, color, sign):
     """Add (sign 1) or take away (sign -1) a ``color`` stone's traces at ``m``: key,
     candidate counts and bits, line codes and Renju's black counts (the board and the
@@ -399,7 +399,7 @@ def _stone(g, m, color, sign):
         _bnear_update(g, m, sign)
 
 
-@jit
+@jit(_nrt=False)
 def push(G, m):
     """``push_unchecked``: the stone, its traces (``_stone``), and the winner flag."""
     g = G[0]
@@ -417,7 +417,7 @@ def push(G, m):
         g[H + WINNER] = color
 
 
-@jit
+@jit(_nrt=False)
 def pop(G):
     """Take back the last move (the winner flag comes back from the stack)."""
     g = G[0]
@@ -434,7 +434,7 @@ def pop(G):
     return m
 
 
-@jit
+@jit(_nrt=False)
 def result(G):
     """-1 while the game goes on, 0/1 the winner (a five per the rule), 2 a full board."""
     g = G[0]
@@ -445,7 +445,7 @@ def result(G):
     return -1
 
 
-@jit
+@jit(_nrt=False)
 def candidates(g, buf, n0):
     """Python ``legal_moves()`` before the Renju filter: sorted candidates, the centre on an
     empty board, or every empty point (full_board, or no candidate left)."""
@@ -459,7 +459,7 @@ def candidates(g, buf, n0):
     return _emit(g, EMPT, buf, n0)
 
 
-@jit
+@jit(_nrt=False)
 def legal(g, buf, n0):
     """``legal_moves()`` on the flat array (see ``gen_moves``)."""
     if g[H + WINNER] >= 0:
@@ -483,13 +483,13 @@ def legal(g, buf, n0):
     return k
 
 
-@jit
+@jit(_nrt=False)
 def gen_moves(G, buf, n0):
     """Exactly ``state.legal_moves()`` into ``buf[n0:n1]``; returns n1."""
     return legal(G[0], buf, n0)
 
 
-@jit
+@jit(_nrt=False)
 def gen_noisy(G, buf, n0):
     """Exactly ``state.noisy_moves()``: legal moves making a four/five, or blocking a five."""
     g = G[0]
@@ -505,37 +505,37 @@ def gen_noisy(G, buf, n0):
     return k
 
 
-@jit
+@jit(_nrt=False)
 def in_check(G):
     return False
 
 
-@jit
+@jit(_nrt=False)
 def push_null(G):
     pass
 
 
-@jit
+@jit(_nrt=False)
 def pop_null(G):
     pass
 
 
-@jit
+@jit(_nrt=False)
 def repeated(G):
     return False
 
 
-@jit
+@jit(_nrt=False)
 def is_capture(G, m):
     return False
 
 
-@jit
+@jit(_nrt=False)
 def mvv_lva(G, m):
     return 0
 
 
-@jit
+@jit(_nrt=False)
 def history_key(G, m, with_piece):
     """Point, or point and colour: < 2 * ncells (HISTORY_SIZE bounds every size)."""
     if with_piece:
@@ -544,7 +544,7 @@ def history_key(G, m, with_piece):
     return m
 
 
-@jit
+@jit(_nrt=False)
 def _perft(G, depth, buf, n0):
     if depth == 0:
         return 1

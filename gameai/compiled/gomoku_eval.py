@@ -35,7 +35,8 @@ STHR = PREV_LIN + MAX_LINES         # and threat counts (packed 8 bits each)
 PREV_THR = STHR + MAX_LINES
 SCR = PREV_THR + MAX_LINES          # pointweight: Link/Live counters (24)
 SCR_BUF = SCR + 32                  # pointweight: candidate points (<= 680)
-MEMO = SCR_BUF + 704                # slot s: code, line value, threat counts at MEMO + 3s
+SCR_LV = SCR_BUF + 704              # line_value's scratch (256)
+MEMO = SCR_LV + 256                 # slot s: code, line value, threat counts at MEMO + 3s
 T_LIN, T_THR, T_NCELLS, T_FILL, T_SLOTS = 0, 1, 7, 8, 9   # TOT fields (T_THR..T_THR+5)
 MULT = -7046029254386353131         # 0x9E3779B97F4A7C15 as int64: Fibonacci hashing
 
@@ -70,7 +71,7 @@ def evaluator(ev, state):
 
 
 # ------------------------------------------------------------------ patterns (gomoku_patterns)
-@jit
+@jit(_nrt=False)
 def _fp_stats(c, L, exact, mark):
     """Five-points of own (1) stones on line cells ``c`` (marked in ``mark``) and how many
     open fours (five-points a, a+5 with four own stones between) they hold."""
@@ -98,7 +99,7 @@ def _fp_stats(c, L, exact, mark):
     return nfp, o4
 
 
-@jit
+@jit(_nrt=False)
 def _groups(pts, n):
     g = 0
     for k in range(n):
@@ -107,7 +108,7 @@ def _groups(pts, n):
     return g
 
 
-@jit
+@jit(_nrt=False)
 def line_features(c, L, exact, scr, f):
     """gomoku_patterns.line_features: one player's counts on line cells ``c`` (0 empty,
     1 own, 2 blocked) into ``f[0:7]`` (five, open four, four, open three, three, open two,
@@ -166,7 +167,7 @@ def line_features(c, L, exact, scr, f):
     f[4], f[5], f[6] = _groups(t3, kept), open2, two
 
 
-@jit
+@jit(_nrt=False, inline="always")
 def _two_in(c, lo, hi):
     """Do cells ``c[lo:hi]`` hold exactly two own stones and no opponent's?"""
     k = 0
@@ -178,11 +179,11 @@ def _two_in(c, lo, hi):
     return k == 2
 
 
-@jit
+@jit(_nrt=False)
 def line_value(code, exb, exw, e):
     """One line's Σ K_i (F_i(black) - F_i(white)) and its threat counts (five, open four,
     four for black, then white) packed 8 bits each. Computed once per code (memo)."""
-    scr = np.empty(256, dtype=np.int64)     # a memo miss, not a node: allocation is fine
+    scr = e[SCR_LV:SCR_LV + 256]
     dig, c, f = scr[0:32], scr[32:64], scr[64:80]
     L = 0
     while code >= 3:
@@ -203,7 +204,7 @@ def line_value(code, exb, exw, e):
     return lin, thr
 
 
-@jit
+@jit(_nrt=False)
 def _memo_value(e, code, exb, exw):
     """``line_value`` through the memo table (slot s: code, value, threats at MEMO + 3s;
     cleared when half full)."""
@@ -227,7 +228,7 @@ def _memo_value(e, code, exb, exw):
     return lin, thr
 
 
-@jit
+@jit(_nrt=False)
 def patterns(g, e):
     """gomoku_patterns.Patterns.__call__, from the side to move's view."""
     if e[TOT + T_NCELLS] != g[H + NCELLS]:   # another board: start the sums afresh
@@ -270,7 +271,7 @@ def patterns(g, e):
 
 
 # ------------------------------------------------------------------ position (gomoku_position)
-@jit
+@jit(_nrt=False)
 def position(g, e):
     """Σ g_arrPosValue over own stones − Σ over the opponent's, side to move's view."""
     n = g[H + NPLACED]
@@ -283,7 +284,7 @@ def position(g, e):
 
 
 # ------------------------------------------------------------------ pointweight (gomoku_pointweight)
-@jit
+@jit(_nrt=False, inline="always")
 def _counts(g, p, d, color):
     """(run through p, empty ends, own-or-empty span through p) with ``color`` on ``p``."""
     run = 1
@@ -308,7 +309,7 @@ def _counts(g, p, d, color):
     return run, end1 + end2, span
 
 
-@jit
+@jit(_nrt=False)
 def _link_live(g, p, color, exact, out, o):
     """``Link[0..5]`` into ``out[o:o+6]`` and ``Live[0..5]`` into ``out[o+6:o+12]``."""
     for k in range(12):
@@ -326,7 +327,7 @@ def _link_live(g, p, color, exact, out, o):
             out[o + run] += 1
 
 
-@jit
+@jit(_nrt=False)
 def _live_threes(g, p, color):
     """Directions where ``color`` on ``p`` makes a real open three (``tempLive3``)."""
     n = 0
@@ -355,7 +356,7 @@ def _live_threes(g, p, color):
     return n
 
 
-@jit
+@jit(_nrt=False)
 def _has_long_link(g, p):
     for k in range(4):
         if run_length(g, p, g[H + DIR + k], BLACK) >= 6:
@@ -363,7 +364,7 @@ def _has_long_link(g, p):
     return False
 
 
-@jit
+@jit(_nrt=False)
 def _total(x):
     """The document's weighted sum over cl = x[0:6], cv = x[6:12], fl = x[12:18], fv = x[18:24]."""
     return ((x[4] + x[9]) * 6250 + (x[3] + x[8] + x[16] + x[21]) * 1250
@@ -371,7 +372,7 @@ def _total(x):
             + x[13] * 2)
 
 
-@jit
+@jit(_nrt=False)
 def point_weight(g, p, color, exact_rules, x):
     """The 002 document's ``pointWeight(color, x, y)`` for empty point ``p`` (scratch ``x``)."""
     renju = g[H + RULE] == RENJU
@@ -444,7 +445,7 @@ def point_weight(g, p, color, exact_rules, x):
     return _total(x)
 
 
-@jit
+@jit(_nrt=False)
 def pointweight(g, e):
     """Best own point weight − best opponent point weight over the candidate points (or
     the legal moves when there is no candidate)."""
@@ -469,7 +470,7 @@ def pointweight(g, e):
 
 
 # ------------------------------------------------------------------ dispatch
-@jit
+@jit(_nrt=False)
 def evaluate(G, E):
     """Exactly the Python evaluator's value for the side to move."""
     kind, e = E
