@@ -181,7 +181,7 @@ def ply(G) -> int:
 
 
 # ---------------------------------------------------------------------- attacks
-@jit(_nrt=False, inline="always")
+@jit(_nrt=False)
 def _ray_attacks(G, k, d, er, ec, ek) -> bool:
     """Does ray ``d`` from ``k`` start with an enemy rook or king, or hold an enemy cannon
     behind exactly one screen?"""
@@ -199,7 +199,7 @@ def _ray_attacks(G, k, d, er, ec, ek) -> bool:
     return False
 
 
-@jit(_nrt=False, inline="always")
+@jit(_nrt=False)
 def _attacked(G, k, sd) -> bool:
     """Is square ``k`` (``sd``'s king) attacked by the other side? (Python ``_attacked``)"""
     e = (sd ^ 1) << 3
@@ -227,7 +227,7 @@ def in_check(G) -> bool:
     return _attacked(G, G[I_KING + sd], sd)
 
 
-@jit(_nrt=False, inline="always")
+@jit(_nrt=False)
 def _safe_full(G, m, k, sd) -> bool:
     """Make ``m`` on the board only, test the (possibly moved) king fully, unmake."""
     fr = B + (m >> 8)
@@ -243,7 +243,7 @@ def _safe_full(G, m, k, sd) -> bool:
 
 
 # ---------------------------------------------------------------------- move generation
-@jit(_nrt=False, inline="always")
+@jit(_nrt=False)
 def _gen_piece(G, fr, buf, n, captures) -> int:
     """Pseudo-legal moves of the piece on ``fr`` (all, or only ``captures``) into
     ``buf[n:]``, in the Python ``_gen_pseudo``/``_captures`` order; returns the new end."""
