@@ -108,6 +108,8 @@ CONFIGS = [  # size, radius, full_board, plies
     (7, 1, False, 49),
     (9, 3, True, 40),
     (6, 2, False, 36),
+    (5, 1, False, 25),
+    (26, 8, False, 40),      # the largest board and radius the spec allows
 ]
 
 
@@ -119,7 +121,7 @@ def test_random_games_match_python(K, rule, size, radius, full, plies):
                                     f"full_board={'true' if full else 'false'})"),
                 EVALUATORS, pointweight=size <= 7)
     ends = 0
-    for _ in range(2 if size > 9 else 4):
+    for _ in range(1 if size > 15 else 2 if size > 9 else 4):
         _random_walk(pair, rng, plies)
         ends += pair.s.result() is not None
         while pair.s.ply:
@@ -188,3 +190,21 @@ def test_public_perft_backend_compiled(K):
     for spec in ("gomoku(rule=standard,size=9)", "renju"):
         s = gameai.load_game(spec, moves="e5 f6 e6" if "size=9" in spec else "h8 i9 h9 h10 i8 j8 h7")
         assert gameai.perft(s, 2, backend="compiled") == gameai.perft(s, 2)
+
+
+def test_one_evaluator_shared_by_positions(K):
+    """The kernel evaluator is made once per evaluator object (warm memo across searches):
+    alternating positions, rules and sizes must still give the Python values."""
+    rng = random.Random(5)
+    states = []
+    for spec in ("gomoku", "renju", "gomoku(rule=standard)", "gomoku(size=9)"):
+        s = gameai.load_game(spec)
+        for _ in range(rng.randint(8, 30)):
+            s.push(rng.choice(s.legal_moves()))
+        states.append(s)
+    for name in ("gomoku.patterns", "gomoku.position"):
+        ev = gameai.make_evaluator(name)
+        for s in states * 3:
+            E = K.evaluator(ev, s)
+            assert K.evaluate(K.load(s), E) == ev(s), (name, repr(s))
+        assert K.evaluator(ev, states[0]) is K.evaluator(ev, states[1])

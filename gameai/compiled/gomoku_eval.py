@@ -3,7 +3,7 @@
 :mod:`gameai.evaluators` are the readable definitions ported here step by step).
 
 ``E = (kind, e)``: the evaluator id and ONE flat int64 array (one array for the reason
-given in :mod:`gameai.compiled.gomoku`; one type for every kind, so ``evaluate`` and the
+given in :mod:`gameai.compiled.gomoku_board`; one type for every kind, so ``evaluate`` and the
 core compile once). Regions of ``e``: ``EW`` the parameters (pattern weights, the
 position table, pointweight's exact_rules); ``MEMO`` the pattern memo, an
 open-addressing table line code -> (line value, threat counts), what the Python
@@ -17,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..games.gomoku_rules import BLACK, EMPTY
-from .gomoku import (CAND, CODES, F_NONE, F_OVERLINE, H, NCELLS, NLINES, NPLACED, PLACED,
-                     RENJU, RULE, DIR, EXB, EXW, _emit, exact_for, forbidden_at,
-                     is_straight_four, legal, makes_five, run_length)
+from .gomoku_board import (CAND, CODES, DIR, EXB, EXW, F_NONE, F_OVERLINE, H, NCELLS, NLINES,
+                           NPLACED, PLACED, RENJU, RULE, _emit, exact_for, forbidden_at,
+                           is_straight_four, legal, makes_five, run_length)
 from .jit import jit
 
 K_ZERO, K_PATTERNS, K_POSITION, K_POINTWEIGHT = range(4)
@@ -42,8 +42,29 @@ MULT = -7046029254386353131         # 0x9E3779B97F4A7C15 as int64: Fibonacci has
 
 
 # ------------------------------------------------------------------ Python level
+_MADE: dict = {}      # (kind, parameters) -> E
+
+
 def evaluator(ev, state):
-    """The kernel form ``(kind, e)`` of a Python evaluator object, or None when it has none."""
+    """The kernel form ``(kind, e)`` of a Python evaluator object, or None when it has none.
+
+    One ``E`` per kind and parameters for the process, like the Python pattern memo
+    (module-wide per five rule): every searcher (each makes its own evaluator object)
+    starts with the memo warm and allocates nothing. Sharing is safe: an evaluation syncs
+    ``e`` with whatever ``G`` it is given (kernels hold the GIL, so calls never overlap).
+    """
+    made = _make(ev, state)
+    if made is None:
+        return None
+    ident, build = made
+    E = _MADE.get(ident)
+    if E is None:
+        E = _MADE[ident] = build()
+    return E
+
+
+def _make(ev, state):
+    """(identity, builder) of the kernel evaluator for ``ev`` on ``state``'s board, or None."""
     from ..evaluators.basic import Zero
     from ..evaluators.gomoku_patterns import Patterns
     from ..evaluators.gomoku_pointweight import PointWeight
@@ -54,20 +75,23 @@ def evaluator(ev, state):
         return None
     slots = 0
     if kind == K_PATTERNS:
-        params = [*ev._k, ev.weights.win]
+        params = (*ev._k, ev.weights.win)
         slots = 1 << MEMO_BITS
     elif kind == K_POSITION:
-        params = position_table(state.geo)
+        params = tuple(position_table(state.geo))
     elif kind == K_POINTWEIGHT:
-        params = [int(ev.exact_rules)]
+        params = (int(ev.exact_rules),)
     else:
-        params = []
-    e = np.zeros(MEMO + 3 * slots, dtype=np.int64)
-    e[EW:EW + len(params)] = params
-    e[SEEN:SEEN + 2 * MAX_LINES] = -1
-    e[TOT + T_SLOTS] = slots
-    e[MEMO:MEMO + 3 * slots] = -1
-    return (kind, e)
+        params = ()
+
+    def build():
+        e = np.zeros(MEMO + 3 * slots, dtype=np.int64)
+        e[EW:EW + len(params)] = params
+        e[SEEN:SEEN + 2 * MAX_LINES] = -1
+        e[TOT + T_SLOTS] = slots
+        e[MEMO:MEMO + 3 * slots] = -1
+        return (kind, e)
+    return (kind, params), build
 
 
 # ------------------------------------------------------------------ patterns (gomoku_patterns)
