@@ -2,8 +2,8 @@
 
 It implements the game-kernel contract of :mod:`gameai.compiled` and must give exactly
 the Python reference's numbers: ``legal_moves()``/``noisy_moves()`` in the same order
-(squares 0..89, per piece the same table and ray order, then the same order-keeping
-legality filter), the same 64-bit Zobrist key, the same incremental material and
+(squares 0..89, per piece the same table and ray order, then an order-keeping legality
+filter that keeps the same moves as the Python one with less work), the same 64-bit Zobrist key, the same incremental material and
 position scores, and the same ``result()`` (no legal move loses, repetition with the
 perpetual-check judgement, the move limit, checked in that order).
 
