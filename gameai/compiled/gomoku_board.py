@@ -19,6 +19,8 @@ candidates kept on push/pop: moves are read off the bitset in index order, which
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from ..games.gomoku_rules import BLACK, EMPTY, WALL, geometry
@@ -57,10 +59,14 @@ CAND = WSTACK + 680                         # bitset: empty and near > 0
 EMPT = CAND + NWORDS                        # bitset: empty on-board points
 CLINE = EMPT + NWORDS                       # per cell 4 x (line id or -1, 3**pos)
 ZOB = CLINE + 8 * NCM                       # Zobrist keys, 2 * ncells + 1 (side last)
-G_SIZE = ZOB + 2 * NCM
+LOGSIZE = 256
+LOG = ZOB + 2 * NCM                         # ring: ids of the lines push/pop changed
+G_SIZE = LOG + LOGSIZE
 # header fields (g[H + ...])
 SIZE, WIDTH, NCELLS, RULE, RADIUS, FULL, CENTRE, EXW, EXB, NLINES, AREA, NWORD, \
     KEY, NPLACED, NMOVES, WINNER, DIR = range(17)          # DIR..DIR+3: the directions
+GID, LOGN = DIR + 4, DIR + 5      # this state's id (one per load), line changes logged so far
+_GIDS = itertools.count(1)
 
 
 # ------------------------------------------------------------------ loading (Python level)
@@ -79,7 +85,7 @@ def load(state) -> tuple:
            FULL: state.full_board, CENTRE: geo.index(n // 2, n // 2), EXW: state._exact[0],
            EXB: state._exact[1], NLINES: len(geo.lines), AREA: n * n, NWORD: (nc + 63) // 64,
            KEY: _i64(state.key), NPLACED: len(state.placed), NMOVES: len(state.move_stack),
-           WINNER: -1 if state._winner is None else state._winner}
+           WINNER: -1 if state._winner is None else state._winner, GID: next(_GIDS)}
     for k, v in hdr.items():
         g[H + k] = v
     g[H + DIR:H + DIR + 4] = geo.dirs
@@ -388,14 +394,18 @@ def key(G):
 @jit(_nrt=False, inline="always")
 def _stone(g, m, color, sign):
     """Add (sign 1) or take away (sign -1) a ``color`` stone's traces at ``m``: key,
-    candidate counts and bits, line codes and Renju's black counts (the board and the
-    stone's own bits are the caller's)."""
+    candidate counts and bits, line codes (each change logged) and Renju's black counts
+    (the board and the stone's own bits are the caller's)."""
     g[H + KEY] ^= g[ZOB + 2 * m + color] ^ g[ZOB + 2 * g[H + NCELLS]]
     _near_update(g, m, sign)
+    logn = g[H + LOGN]
     for k in range(4):
         lid = g[CLINE + 8 * m + 2 * k]
         if lid >= 0:
             g[CODES + lid] += sign * (color + 1) * g[CLINE + 8 * m + 2 * k + 1]
+            g[LOG + (logn & (LOGSIZE - 1))] = lid    # for evaluators' incremental sums
+            logn += 1
+    g[H + LOGN] = logn
     if color == BLACK and g[H + RULE] == RENJU:
         _bnear_update(g, m, sign)
 

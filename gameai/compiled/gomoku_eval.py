@@ -17,9 +17,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..games.gomoku_rules import BLACK, EMPTY
-from .gomoku_board import (CAND, CODES, DIR, EXB, EXW, F_NONE, F_OVERLINE, H, NCELLS, NLINES,
-                           NPLACED, PLACED, RENJU, RULE, _emit, exact_for, forbidden_at,
-                           is_straight_four, legal, makes_five, run_length)
+from .gomoku_board import (CAND, CODES, DIR, EXB, EXW, F_NONE, F_OVERLINE, GID, H, LOG, LOGN,
+                           LOGSIZE, NCELLS, NLINES, NPLACED, PLACED, RENJU, RULE, _emit,
+                           exact_for, forbidden_at, is_straight_four, legal, makes_five,
+                           run_length)
 from .jit import jit
 
 K_ZERO, K_PATTERNS, K_POSITION, K_POINTWEIGHT = range(4)
@@ -27,17 +28,15 @@ MEMO_BITS = 18                      # pattern memo: 2**18 line codes, cleared wh
 MAX_LINES = 160                     # >= the lines of a 26x26 board (6n - 18)
 EW = 0
 TOT = EW + 768                      # fields below
-SEEN = TOT + 16                     # per line: code at the last evaluation,
-PREV = SEEN + MAX_LINES             # the code before that,
-SLIN = PREV + MAX_LINES             # and both codes' line values
-PREV_LIN = SLIN + MAX_LINES
-STHR = PREV_LIN + MAX_LINES         # and threat counts (packed 8 bits each)
-PREV_THR = STHR + MAX_LINES
-SCR = PREV_THR + MAX_LINES          # pointweight: Link/Live counters (24)
+LINES = TOT + 16                    # per line (8 words): code at the last evaluation, its
+                                    # value, black and white threat counts; the same for
+                                    # the code before (it comes back after every pop)
+SCR = LINES + 8 * MAX_LINES         # pointweight: Link/Live counters (24)
 SCR_BUF = SCR + 32                  # pointweight: candidate points (<= 680)
 SCR_LV = SCR_BUF + 704              # line_value's scratch (256)
-MEMO = SCR_LV + 256                 # slot s: code, line value, threat counts at MEMO + 3s
-T_LIN, T_THR, T_NCELLS, T_FILL, T_SLOTS = 0, 1, 7, 8, 9   # TOT fields (T_THR..T_THR+5)
+MEMO = SCR_LV + 256                 # slot s: code, value, black, white threats at MEMO + 4s
+T_LIN, T_TB, T_TW, T_NCELLS, T_FILL, T_SLOTS, T_GID, T_LOGN = range(8)   # TOT fields
+M20 = (1 << 20) - 1                 # threat counts: five | open four << 20 | four << 40
 MULT = -7046029254386353131         # 0x9E3779B97F4A7C15 as int64: Fibonacci hashing
 
 
@@ -85,11 +84,11 @@ def _make(ev, state):
         params = ()
 
     def build():
-        e = np.zeros(MEMO + 3 * slots, dtype=np.int64)
+        e = np.zeros(MEMO + 4 * slots, dtype=np.int64)
         e[EW:EW + len(params)] = params
-        e[SEEN:SEEN + 2 * MAX_LINES] = -1
+        e[TOT + T_NCELLS] = -1                # nothing synced yet
         e[TOT + T_SLOTS] = slots
-        e[MEMO:MEMO + 3 * slots] = -1
+        e[MEMO:MEMO + 4 * slots:4] = -1
         return (kind, e)
     return (kind, params), build
 
@@ -205,8 +204,8 @@ def _two_in(c, lo, hi):
 
 @jit(_nrt=False)
 def line_value(code, exb, exw, e):
-    """One line's Σ K_i (F_i(black) - F_i(white)) and its threat counts (five, open four,
-    four for black, then white) packed 8 bits each. Computed once per code (memo)."""
+    """One line's Σ K_i (F_i(black) - F_i(white)) and the threat counts (five | open four
+    << 20 | four << 40) of black and of white. Computed once per code (memo)."""
     scr = e[SCR_LV:SCR_LV + 256]
     dig, c, f = scr[0:32], scr[32:64], scr[64:80]
     L = 0
@@ -215,7 +214,7 @@ def line_value(code, exb, exw, e):
         code //= 3
         L += 1
     lin = 0
-    thr = 0
+    tb = tw = 0
     for player in range(2):
         own = player + 1
         for i in range(L):
@@ -224,64 +223,82 @@ def line_value(code, exb, exw, e):
         sign = 1 if player == 0 else -1
         for k in range(7):
             lin += sign * e[EW + k] * f[k]
-        thr |= (f[0] | (f[1] << 8) | (f[2] << 16)) << (24 * player)
-    return lin, thr
+        if player == 0:
+            tb = f[0] | (f[1] << 20) | (f[2] << 40)
+        else:
+            tw = f[0] | (f[1] << 20) | (f[2] << 40)
+    return lin, tb, tw
 
 
 @jit(_nrt=False)
 def _memo_value(e, code, exb, exw):
-    """``line_value`` through the memo table (slot s: code, value, threats at MEMO + 3s;
-    cleared when half full)."""
+    """``line_value`` through the memo table (cleared when half full)."""
     slots = e[TOT + T_SLOTS]
     mask = slots - 1
     s = ((code * MULT) >> 40) & mask
     while True:
-        k = e[MEMO + 3 * s]
+        k = e[MEMO + 4 * s]
         if k == code:
-            return e[MEMO + 3 * s + 1], e[MEMO + 3 * s + 2]
+            return e[MEMO + 4 * s + 1], e[MEMO + 4 * s + 2], e[MEMO + 4 * s + 3]
         if k < 0:
             break
         s = (s + 1) & mask
-    lin, thr = line_value(code // 3, exb, exw, e)
+    lin, tb, tw = line_value(code // 3, exb, exw, e)
     if e[TOT + T_FILL] * 2 >= slots:
-        e[MEMO:MEMO + 3 * slots] = -1
+        e[MEMO:MEMO + 4 * slots:4] = -1
         e[TOT + T_FILL] = 0
         s = ((code * MULT) >> 40) & mask
-    e[MEMO + 3 * s], e[MEMO + 3 * s + 1], e[MEMO + 3 * s + 2] = code, lin, thr
+    b = MEMO + 4 * s
+    e[b], e[b + 1], e[b + 2], e[b + 3] = code, lin, tb, tw
     e[TOT + T_FILL] += 1
-    return lin, thr
+    return lin, tb, tw
+
+
+@jit(_nrt=False, inline="always")
+def _sync_line(g, e, lid, rule, exb, exw):
+    """Bring line ``lid``'s entry and the sums in ``e`` up to its code in ``g``."""
+    code = g[CODES + lid] * 3 + rule      # the memo is per five rule, like Python's
+    b = LINES + 8 * lid
+    if code == e[b]:
+        return
+    if code == e[b + 4]:
+        lin, tb, tw = e[b + 5], e[b + 6], e[b + 7]
+    else:
+        lin, tb, tw = _memo_value(e, code, exb, exw)
+    e[TOT + T_LIN] += lin - e[b + 1]
+    e[TOT + T_TB] += tb - e[b + 2]
+    e[TOT + T_TW] += tw - e[b + 3]
+    e[b + 4], e[b + 5], e[b + 6], e[b + 7] = e[b], e[b + 1], e[b + 2], e[b + 3]
+    e[b], e[b + 1], e[b + 2], e[b + 3] = code, lin, tb, tw
 
 
 @jit(_nrt=False)
 def patterns(g, e):
     """gomoku_patterns.Patterns.__call__, from the side to move's view."""
     if e[TOT + T_NCELLS] != g[H + NCELLS]:   # another board: start the sums afresh
-        e[SEEN:SCR] = 0
-        e[SEEN:SEEN + 2 * MAX_LINES] = -1
-        e[TOT:TOT + T_NCELLS] = 0
+        e[LINES:SCR] = 0
+        e[LINES:SCR:4] = -1                  # no code seen (nor before)
+        e[TOT + T_LIN] = e[TOT + T_TB] = e[TOT + T_TW] = 0
         e[TOT + T_NCELLS] = g[H + NCELLS]
+        e[TOT + T_GID] = -1
     rule, exb, exw = g[H + RULE], g[H + EXB], g[H + EXW]
-    for lid in range(g[H + NLINES]):
-        code = g[CODES + lid] * 3 + rule      # the memo is per five rule, like Python's
-        if code != e[SEEN + lid]:
-            # the line's previous code comes back after every pop: keep it beside
-            if code == e[PREV + lid]:
-                lin, thr = e[PREV_LIN + lid], e[PREV_THR + lid]
-            else:
-                lin, thr = _memo_value(e, code, exb, exw)
-            old = e[STHR + lid]
-            e[PREV + lid], e[PREV_LIN + lid], e[PREV_THR + lid] = e[SEEN + lid], e[SLIN + lid], old
-            e[TOT + T_LIN] += lin - e[SLIN + lid]
-            for j in range(6):
-                e[TOT + T_THR + j] += ((thr >> (8 * j)) & 255) - ((old >> (8 * j)) & 255)
-            e[SEEN + lid], e[SLIN + lid], e[STHR + lid] = code, lin, thr
+    gid, logn = g[H + GID], g[H + LOGN]
+    if e[TOT + T_GID] == gid and logn - e[TOT + T_LOGN] <= LOGSIZE:
+        for t in range(e[TOT + T_LOGN], logn):   # only the lines changed since the last call
+            _sync_line(g, e, g[LOG + (t & (LOGSIZE - 1))], rule, exb, exw)
+    else:                                        # another state (or a long way): every line
+        for lid in range(g[H + NLINES]):
+            _sync_line(g, e, lid, rule, exb, exw)
+    e[TOT + T_GID], e[TOT + T_LOGN] = gid, logn
     lin = e[TOT + T_LIN]
-    t = TOT + T_THR
+    tb, tw = e[TOT + T_TB], e[TOT + T_TW]
     if g[H + NPLACED] & 1:   # white to move
-        five_m, o4_m, four_m, five_o, o4_o, four_o = e[t + 3], e[t + 4], e[t + 5], e[t], e[t + 1], e[t + 2]
+        tm, to = tw, tb
         lin = -lin
     else:
-        five_m, o4_m, four_m, five_o, o4_o, four_o = e[t], e[t + 1], e[t + 2], e[t + 3], e[t + 4], e[t + 5]
+        tm, to = tb, tw
+    five_m, o4_m, four_m = tm & M20, (tm >> 20) & M20, tm >> 40
+    five_o, o4_o, four_o = to & M20, (to >> 20) & M20, to >> 40
     win = e[EW + 7]
     if five_m:
         return win
