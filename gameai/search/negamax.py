@@ -76,6 +76,7 @@ class Searcher:
                  nullmove: bool = False, lmr: bool = False,
                  check_ext: bool = False, evasions: bool = False, mvv_lva: bool = False,
                  mate_distance: bool = False, repetition: bool = False,
+                 backend: Literal["python", "compiled"] = "python",
                  on_iteration: Callable[[dict], None] | None = None,
                  on_root_move: Callable[[int, int, Any, int], None] | None = None) -> None:
         self._depth_given = depth is not None
@@ -94,11 +95,20 @@ class Searcher:
         self.pruning, self.scout, self.mtdf = pruning, scout, mtdf
         self.exact_depth, self.id, self.aspiration, self.window = exact_depth, id, aspiration, window
         self.quiescence, self.qdepth, self.mate_ply = quiescence, qdepth, mate_ply
-        self.tt = TranspositionTable(tt_size) if tt else None
-        self.history = History(history_key, history_inc, history_keep) if history else None
-        self.killers = Killers() if killers else None
         self.threats = ThreatPart(threat_depth, threat_vct_depth) if threats else None
         self.threat_order = threat_order
+        self.backend = _backend(backend, self)
+        if self.backend == "compiled":
+            from ..compiled.search import memories
+            self.tt, self.history, self.killers = memories(
+                tt, tt_size, (history_key, history_inc, history_keep) if history else None, killers)
+        else:
+            self.tt = TranspositionTable(tt_size) if tt else None
+            self.history = History(history_key, history_inc, history_keep) if history else None
+            self.killers = Killers() if killers else None
+        if self.backend == "compiled" and self._depth_given:
+            from ..compiled.search import check_depth
+            check_depth(self, depth)
         self.nullmove, self.lmr, self.check_ext, self.evasions = nullmove, lmr, check_ext, evasions
         self.mvv_lva, self.mate_distance, self.repetition = mvv_lva, mate_distance, repetition
         self.on_iteration, self.on_root_move = on_iteration, on_root_move
@@ -114,7 +124,8 @@ class Searcher:
                                  ("quiescence", self.quiescence), ("threats", self.threats),
                                  ("threat_order", self.threat_order),
                                  *((f, getattr(self, f)) for f in SWITCHES)) if on]
-        return f"{kind}(depth={self.depth}{''.join(',' + f + '=true' for f in flags)})"
+        backend = ",backend=compiled" if self.backend == "compiled" else ""
+        return f"{kind}(depth={self.depth}{''.join(',' + f + '=true' for f in flags)}{backend})"
 
     def new_game(self) -> None:
         """Forget everything learnt in the previous game (TT, history, killers, clock)."""
@@ -186,8 +197,14 @@ class Searcher:
                 if node_limit is not None:      # its nodes come out of the search's budget
                     node_limit = max(1, node_limit - self.threats.nodes)
 
+        core = Search
+        if self.backend == "compiled":
+            from ..compiled.search import CompiledSearch, check_depth
+            if lim.depth is not None:
+                check_depth(self, lim.depth)
+            core = CompiledSearch
         # a clock or an outside stop is read at every node: overrun at most one node's work
-        run = Search(self, state, self.evaluator(state), stop_check, max_depth=max_depth,
+        run = core(self, state, self.evaluator(state), stop_check, max_depth=max_depth,
                      node_limit=node_limit,
                      check_every=1 if deadline is not None or stop is not None else 1024,
                      timed=time_limit is not None or soft_time is not None or stop is not None,
@@ -315,3 +332,19 @@ class Searcher:
             for _ in line:
                 state.pop()
         return line
+
+
+def _backend(backend: str, o: Searcher) -> str:
+    """The backend that will run: ``compiled`` needs numba (else one warning and ``python``)
+    and supports every switch but the threat parts (SpecError naming them)."""
+    if backend not in ("python", "compiled"):
+        raise SpecError(f"searcher parameter backend must be 'python' or 'compiled', got {backend!r}")
+    if backend == "python":
+        return backend
+    from ..compiled.jit import AVAILABLE, fallback_warning
+    from ..compiled.search import check_options
+    check_options(o)
+    if not AVAILABLE:
+        fallback_warning("backend=compiled")
+        return "python"
+    return backend

@@ -1,0 +1,392 @@
+"""The compiled negamax core: :mod:`gameai.search.core`'s ONE search, step for step, in numba.
+
+This file is a template, compiled once per game kernel: :func:`gameai.compiled.search.load_core`
+loads it as the module ``gameai.compiled._core_<kernel>``, whose global ``game`` is the
+kernel module (``gameai.compiled.<kernel>``; the contract is in ``HELPERS.md`` and
+:mod:`gameai.compiled`), each with its own numba cache folder. A kernel's capability flags
+(``HAS_CHECK``, ...) are compile-time constants, so the parts a game lacks are not compiled.
+
+A node does the steps of the Python core in the same order (read its docstring for why):
+
+1. limits and ``stop``, terminal and draw (``result``, then ``repetition``);
+2. check extension, then the horizon: quiescence (with ``evasions``) or the evaluator;
+3. mate-distance pruning;
+4. transposition-table probe;
+5. null move;
+6. move generation and ordering (history sort, killers, MVV-LVA, TT move, root move);
+7. the move loop: leaf children in place, LMR, NegaScout null windows and re-searches;
+8. store: killers, history, TT (never after a path-dependent value).
+
+Every counter, every sort (stable, descending) and every table rule is the Python one,
+so both backends report the same numbers. Per-search state is a tuple ``S`` of numpy
+arrays (see :class:`gameai.compiled.search.CompiledSearch`); the memories that outlive
+a search (TT, history, killers) are arrays owned by the searcher. A limit or ``stop``
+sets ``c[ABORT]``: every node then pops its move and returns at once, storing nothing
+(the Python core raises :class:`~gameai.search.core.Abort` instead).
+
+Time limits and ``stop`` are read in Python (``numba.objmode``) every ``POLL`` nodes;
+the node limit is checked in the kernel at exactly the Python core's check points.
+"""
+from __future__ import annotations
+
+import importlib
+import zlib
+
+import numpy as np
+
+from ..search.pruning import LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R
+from ..search.stats import INF, MATE, MATE_BOUND
+from ..search.tt import EXACT, LOWER, UPPER
+from .jit import jit, numba
+
+if "._core_" in __name__:       # loaded per game by gameai.compiled.search.load_core
+    _pkg, _kernel = __name__.rsplit("._core_", 1)
+    game = importlib.import_module(f"{_pkg}.{_kernel}")
+else:                           # the plain module is only the template
+    game, _kernel = None, "template"
+# the cache folder: per kernel, and per value of the constants frozen into the code
+_TAG = f"{_kernel}-{zlib.crc32(repr((LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, INF, MATE, MATE_BOUND, EXACT, LOWER, UPPER)).encode()):08x}"
+
+NO_MOVE = -(1 << 63)            #: "no move" (None) in move arrays
+NEVER = 1 << 62                 #: a node count no search reaches
+POLL = 1024                     #: nodes between two reads of the clock / ``stop`` flag
+
+# c: counters and search state (int64)
+NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FMC, PROBES, HITS, TTCUTS, RES, PRUNED, GHI, \
+    SELDEPTH, NEXT_CHECK, ABORT, ROOT_BEST, ROOT_FIRST, NODE_LIMIT, NEXT_POLL = range(19)
+N_STATE = 19
+# cfg: the switches, read once per search (int64)
+PRUNING, SCOUT, EXACT_DEPTH, MATE_PLY, QDEPTH, USE_TT, USE_HIST, WITH_PIECE, SQUARE, KILLERS, \
+    NOISY, EVASIONS, CHECK_EXT, NULLMOVE, LMR, IS_CAP, MVV, REPEAT, MDP, NEED_CHECK, INLINE, \
+    ORDERING, MAX_PLY, ON_ROOT, POLLING = range(25)
+N_CFG = 25
+# tmeta: the TT's age, slots in use, index mask
+T_AGE, T_USED, T_MASK = range(3)
+
+_HOOKS: list = []               # (stop_check, on_root_move) of the running searches
+
+
+def _poll(nodes):
+    """``stop_check(nodes)`` of the innermost running search (called from objmode)."""
+    return 1 if _HOOKS[-1][0](int(nodes)) else 0
+
+
+def _root_move(i, n, m, v):
+    """``on_root_move(index, count, move, value)`` of the innermost running search."""
+    _HOOKS[-1][1](int(i), int(n), int(m), int(v))
+
+
+@jit(tag=_TAG)
+def _stopped(c, cfg):
+    """Limits and ``stop`` at a check point: set ``c[ABORT]`` when one is reached.
+
+    The node limit aborts at the first check point with ``nodes >= limit``, as the
+    Python core's ``check``; the clock and ``stop`` are read every ``POLL`` nodes."""
+    nodes = c[NODES]
+    lim = c[NODE_LIMIT]
+    if lim > 0 and nodes >= lim:
+        c[ABORT] = 1
+        return True
+    if cfg[POLLING] and nodes >= c[NEXT_POLL]:
+        c[NEXT_POLL] = nodes + POLL
+        with numba.objmode(s="int64"):
+            s = _poll(nodes)
+        if s:
+            c[ABORT] = 1
+            return True
+    nxt = c[NEXT_POLL] if cfg[POLLING] else NEVER
+    if lim > 0 and lim < nxt:
+        nxt = lim
+    c[NEXT_CHECK] = nxt
+    return False
+
+
+@jit(tag=_TAG)
+def _term_value(G, cfg, r, ply):
+    """A finished game (``r`` = winner 0/1, 2 a draw) scored for the side to move."""
+    if r == 2:
+        return 0
+    v = MATE - ply if cfg[MATE_PLY] else MATE
+    return v if r == game.side(G) else -v
+
+
+@jit(tag=_TAG)
+def _from_tt(v, ply):
+    if v >= MATE_BOUND:
+        return v - ply
+    if v <= -MATE_BOUND:
+        return v + ply
+    return v
+
+
+@jit(tag=_TAG)
+def _tt_store(tt, key, depth, flag, value, move, ply):
+    """gameai.search.tt.TranspositionTable.store: depth-preferred with ageing."""
+    tk, td, tf, tv, tm, ta, tmeta = tt
+    i = key & tmeta[T_MASK]
+    if tf[i] < 0:
+        tmeta[T_USED] += 1
+    elif ta[i] == tmeta[T_AGE] and td[i] > depth:
+        return
+    if value >= MATE_BOUND:
+        value += ply
+    elif value <= -MATE_BOUND:
+        value -= ply
+    tk[i], td[i], tf[i], tv[i], tm[i], ta[i] = key, depth, flag, value, move, tmeta[T_AGE]
+
+
+@jit(tag=_TAG)
+def _sort_desc(mb, sc, n0, n1):
+    """Stable sort of ``mb[n0:n1]`` by decreasing ``sc`` (Python's ``sort(reverse=True)``)."""
+    for i in range(n0 + 1, n1):
+        m, s = mb[i], sc[i]
+        j = i
+        while j > n0 and sc[j - 1] < s:
+            mb[j], sc[j] = mb[j - 1], sc[j - 1]
+            j -= 1
+        mb[j], sc[j] = m, s
+
+
+@jit(tag=_TAG)
+def _to_front(mb, n0, n1, m):
+    """``if m in moves: moves.remove(m); moves.insert(0, m)``."""
+    for j in range(n0, n1):
+        if mb[j] == m:
+            for k in range(j, n0, -1):
+                mb[k] = mb[k - 1]
+            mb[n0] = m
+            return
+
+
+@jit(tag=_TAG)
+def qsearch(G, E, S, alpha, beta, ply, qd, top):
+    """Captures only (``gen_noisy``), standing pat on the evaluation; in check with
+    ``evasions``, every legal move and no stand pat."""
+    c, cfg, mb, sc = S[0], S[1], S[2], S[3]
+    if c[NODES] >= c[NEXT_CHECK] and _stopped(c, cfg):
+        return 0
+    r = game.result(G)
+    if r >= 0:
+        c[TERMINALS] += 1
+        return _term_value(G, cfg, r, ply)
+    if game.HAS_CHECK and cfg[EVASIONS] and qd > 0 and game.in_check(G):
+        c[INTERIOR] += 1
+        best = -INF
+        n1 = game.gen_moves(G, mb, top)
+    else:
+        c[LEAVES] += 1
+        best = game.evaluate(G, E)
+        if best >= beta or qd <= 0:
+            return best
+        if best > alpha:
+            alpha = best
+        n1 = game.gen_noisy(G, mb, top)
+        if game.HAS_CAPTURE and cfg[MVV]:
+            for j in range(top, n1):
+                sc[j] = game.mvv_lva(G, mb[j])
+            _sort_desc(mb, sc, top, n1)
+    if ply + 1 > c[SELDEPTH]:
+        c[SELDEPTH] = ply + 1
+    for j in range(top, n1):
+        game.push(G, mb[j])
+        c[NODES] += 1
+        v = -qsearch(G, E, S, -beta, -alpha, ply + 1, qd - 1, n1)
+        game.pop(G)
+        if c[ABORT]:
+            return 0
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if v >= beta:
+                    break
+    return best
+
+
+@jit(tag=_TAG)
+def negamax(G, E, S, depth, alpha, beta, ply, top):
+    """The node (see the module docstring); moves go to ``S``'s buffer from ``top`` on."""
+    c, cfg, mb, sc, pv, pvl, null_at, hist, kil = S[0], S[1], S[2], S[3], S[4], S[5], S[6], \
+        S[7], S[8]
+    tt = S[9]
+    tk, td, tf, tv, tm, tmeta = tt[0], tt[1], tt[2], tt[3], tt[4], tt[6]
+    pvl[ply] = 0
+    # 1. limits, terminal and draw
+    if c[NODES] >= c[NEXT_CHECK] and _stopped(c, cfg):
+        return 0
+    r = game.result(G)
+    if r >= 0:
+        c[TERMINALS] += 1
+        return _term_value(G, cfg, r, ply)
+    if game.HAS_REPEAT and cfg[REPEAT] and ply and game.repeated(G):
+        c[TERMINALS] += 1               # a repetition in the line: a draw, path-dependent
+        c[GHI] += 1
+        return 0
+    # 2. check extension, horizon
+    checked = False
+    if game.HAS_CHECK and cfg[NEED_CHECK]:
+        checked = game.in_check(G)
+    if cfg[CHECK_EXT] and checked and ply < cfg[MAX_PLY]:
+        depth += 1
+    if depth <= 0:
+        if game.HAS_NOISY and cfg[NOISY]:
+            return qsearch(G, E, S, alpha, beta, ply, cfg[QDEPTH], top)
+        c[LEAVES] += 1
+        return game.evaluate(G, E)
+    # 3. mate-distance pruning: no line from here can beat a mate found nearer the root
+    if cfg[MDP] and ply:
+        if alpha < ply - MATE:
+            alpha = ply - MATE
+        if beta > MATE - ply - 1:
+            beta = MATE - ply - 1
+        if alpha >= beta:
+            c[PRUNED] += 1
+            return alpha
+    a0 = alpha
+    ghi0 = c[GHI]
+    # 4. transposition table
+    tt_move = NO_MOVE
+    key = 0
+    if cfg[USE_TT]:
+        key = game.key(G)
+        c[PROBES] += 1
+        i = key & tmeta[T_MASK]
+        if tf[i] >= 0 and tk[i] == key:
+            c[HITS] += 1
+            tt_move = tm[i]
+            if ply and (td[i] == depth if cfg[EXACT_DEPTH] else td[i] >= depth):
+                v = _from_tt(tv[i], ply)
+                f = tf[i]
+                if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
+                    c[TTCUTS] += 1
+                    if tt_move != NO_MOVE:
+                        pv[ply, 0] = tt_move
+                        pvl[ply] = 1
+                    return v
+    # 5. null-move pruning: passing still fails high, so a real move would too
+    if game.HAS_NULL and cfg[NULLMOVE] and ply and not checked and not null_at[ply] \
+            and depth > NULL_R and -MATE_BOUND < beta < MATE_BOUND:
+        game.push_null(G)
+        c[NODES] += 1
+        null_at[ply + 1] = 1
+        v = -negamax(G, E, S, depth - 1 - NULL_R, -beta, 1 - beta, ply + 1, top)
+        null_at[ply + 1] = 0
+        game.pop_null(G)
+        if c[ABORT]:
+            return 0
+        if v >= beta:
+            c[PRUNED] += 1
+            return beta if v >= MATE_BOUND else v   # a mate after passing proves nothing
+    # 6. moves and their order
+    n0 = top
+    n1 = game.gen_moves(G, mb, n0)
+    if n1 == n0:                        # not over, but nothing to play: a horizon
+        c[LEAVES] += 1
+        return game.evaluate(G, E)
+    c[INTERIOR] += 1
+    if ply >= c[SELDEPTH]:
+        c[SELDEPTH] = ply + 1
+    if cfg[ORDERING]:
+        if cfg[USE_HIST]:
+            wp = cfg[WITH_PIECE] != 0
+            for j in range(n0, n1):
+                sc[j] = hist[game.history_key(G, mb[j], wp)]
+            _sort_desc(mb, sc, n0, n1)
+        if cfg[KILLERS]:
+            for s in (1, 0):
+                if kil[ply, s] != NO_MOVE:
+                    _to_front(mb, n0, n1, kil[ply, s])
+        if game.HAS_CAPTURE and cfg[MVV]:   # captures first, by MVV-LVA (stable)
+            for j in range(n0, n1):
+                sc[j] = game.mvv_lva(G, mb[j])
+            _sort_desc(mb, sc, n0, n1)
+        if tt_move != NO_MOVE:
+            _to_front(mb, n0, n1, tt_move)
+    on_root = False
+    if not ply:
+        if c[ROOT_FIRST] != NO_MOVE:
+            _to_front(mb, n0, n1, c[ROOT_FIRST])
+        on_root = cfg[ON_ROOT] != 0
+    # 7. the move loop
+    best = -INF
+    best_move = NO_MOVE
+    leaf_children = depth == 1 and cfg[INLINE]
+    if leaf_children:
+        pvl[ply + 1] = 0
+    n = n1 - n0
+    scout = cfg[SCOUT]
+    for i in range(n):
+        m = mb[n0 + i]
+        if leaf_children:               # the child is a leaf or a terminal: no recursion
+            if c[NODES] >= c[NEXT_CHECK] and _stopped(c, cfg):
+                return 0
+            game.push(G, m)
+            c[NODES] += 1
+            r = game.result(G)
+            if r < 0:
+                c[LEAVES] += 1
+                v = -game.evaluate(G, E)
+            else:
+                c[TERMINALS] += 1
+                v = -_term_value(G, cfg, r, ply + 1)
+        else:
+            red = 0
+            if cfg[LMR] and i >= LMR_MIN_INDEX and depth >= LMR_MIN_DEPTH and not checked \
+                    and not (game.HAS_CAPTURE and cfg[IS_CAP] and game.is_capture(G, m)):
+                red = 2 if i >= 6 and depth >= 5 else 1     # pruning.lmr_reduction
+            game.push(G, m)
+            c[NODES] += 1
+            if red:                     # a late quiet move: reduced null-window probe
+                v = -negamax(G, E, S, depth - 1 - red, -alpha - 1, -alpha, ply + 1, n1)
+                if not c[ABORT] and v > alpha:  # it beat alpha: search it at full depth
+                    c[RES] += 1
+                    c[NODES] += 1
+                    v = -negamax(G, E, S, depth - 1, -alpha - 1 if scout else -beta, -alpha,
+                                 ply + 1, n1)
+                    if not c[ABORT] and scout and alpha < v < beta:
+                        c[RES] += 1
+                        c[NODES] += 1
+                        v = -negamax(G, E, S, depth - 1, -beta, -v, ply + 1, n1)
+            elif scout and i:
+                v = -negamax(G, E, S, depth - 1, -alpha - 1, -alpha, ply + 1, n1)
+                if not c[ABORT] and alpha < v < beta and (depth > 1 or cfg[NOISY]):
+                    c[RES] += 1
+                    c[NODES] += 1       # the child is visited again
+                    v = -negamax(G, E, S, depth - 1, -beta, -v, ply + 1, n1)
+            else:
+                v = -negamax(G, E, S, depth - 1, -beta, -alpha, ply + 1, n1)
+        game.pop(G)
+        if c[ABORT]:
+            return 0
+        if on_root:
+            with numba.objmode():
+                _root_move(i, n, m, v)
+        if v > best:
+            best = v
+            best_move = m
+            if v > alpha:
+                alpha = v
+                pv[ply, 0] = m
+                k = pvl[ply + 1]
+                pv[ply, 1:k + 1] = pv[ply + 1, :k]
+                pvl[ply] = k + 1
+                if v >= beta and cfg[PRUNING]:
+                    c[CUTOFFS] += 1
+                    if not i:
+                        c[FMC] += 1
+                    break
+    # 8. store what was learnt
+    if best >= beta and cfg[PRUNING] and cfg[KILLERS] and kil[ply, 0] != best_move:
+        kil[ply, 1] = kil[ply, 0]
+        kil[ply, 0] = best_move
+    if cfg[USE_HIST] and best > a0:
+        k = game.history_key(G, best_move, cfg[WITH_PIECE] != 0)
+        inc = depth * depth if cfg[SQUARE] else np.int64(1) << min(max(depth, 0), 62)
+        h = hist[k] + inc
+        hist[k] = h if h >= hist[k] else np.iinfo(np.int64).max   # saturate, never wrap
+    if cfg[USE_TT] and c[GHI] == ghi0:  # never a value that depends on the path
+        flag = UPPER if best <= a0 else LOWER if best >= beta else EXACT
+        _tt_store(tt, key, depth, flag, best, best_move, ply)
+    if not ply:
+        c[ROOT_BEST] = best_move
+    return best

@@ -1,0 +1,215 @@
+"""``backend=compiled``: the per-search object the searcher's driver runs, over the compiled core.
+
+:class:`CompiledSearch` has the interface of :class:`gameai.search.core.Search`
+(``negamax``, ``counters``, ``add_root``, ``add_research``, ``root_first``, ``root_best``,
+``pvt``, ...), so :class:`~gameai.search.negamax.Searcher`'s driver (iterative deepening,
+aspiration, MTD(f), PV from the TT) runs unchanged on either backend. The switches are
+read from the searcher and the Python game object exactly as the Python core reads them;
+the kernel works on its own copy of the position (``load(state)``), never on ``state``.
+
+:func:`load_core` compiles :mod:`gameai.compiled.core` once per game kernel (a module per
+kernel, so numba caches each on disk apart; a function passed as an argument or a closure
+would not be cached).
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from types import ModuleType
+from typing import Any, Callable
+
+import numpy as np
+
+from ..errors import SpecError
+from ..search.core import Abort
+from ..search.stats import SearchStats
+from . import core as template
+from .memory import NO_MOVE, CompiledHistory, CompiledKillers, CompiledTT
+
+#: Python game name -> kernel module in gameai.compiled (when they differ)
+KERNEL_OF = {"renju": "gomoku"}
+POW2_MAX_DEPTH = 40     #: deepest nominal depth whose 2**depth history sums stay within int64
+_COUNTERS = SearchStats.COUNTERS
+_IDX = {"nodes": template.NODES, "leaves": template.LEAVES, "terminals": template.TERMINALS,
+        "interior": template.INTERIOR, "cutoffs": template.CUTOFFS,
+        "first_move_cutoffs": template.FMC, "tt_probes": template.PROBES,
+        "tt_hits": template.HITS, "tt_cutoffs": template.TTCUTS, "researches": template.RES,
+        "pruned": template.PRUNED, "seldepth": template.SELDEPTH}
+
+
+def kernel_for(state) -> ModuleType:
+    """The kernel module of ``state``'s game, or SpecError naming the game."""
+    name = KERNEL_OF.get(state.name, state.name)
+    mod = None
+    if name.isidentifier() and importlib.util.find_spec(f"{__package__}.{name}") is not None:
+        mod = importlib.import_module(f"{__package__}.{name}")
+    if mod is None or not hasattr(mod, "gen_moves"):
+        raise SpecError(f"backend=compiled: no compiled kernel for the game {state.name!r} "
+                        "(use backend=python)")
+    return mod
+
+
+def load_core(kernel: str) -> ModuleType:
+    """The compiled core for the kernel module ``gameai.compiled.<kernel>`` (loaded once)."""
+    name = f"{__package__}._core_{kernel}"
+    mod = sys.modules.get(name)
+    if mod is None:
+        spec = importlib.util.spec_from_file_location(name, template.__file__)
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        try:
+            spec.loader.exec_module(mod)
+        except BaseException:
+            del sys.modules[name]
+            raise
+    return mod
+
+
+def check_options(o) -> None:
+    """SpecError for switches the compiled core does not have."""
+    bad = [n for n in ("threats", "threat_order") if getattr(o, n)]
+    if bad:
+        raise SpecError(f"backend=compiled does not support {', '.join(bad)} "
+                        "(the threat search runs on backend=python)")
+
+
+def check_depth(o, depth: int) -> None:
+    """SpecError when ``2**depth`` history increments could overflow int64."""
+    if o.history is not None and not o.history.square and depth > POW2_MAX_DEPTH:
+        raise SpecError(f"backend=compiled: depth {depth} with history_inc=pow2 exceeds "
+                        f"{POW2_MAX_DEPTH} (2**depth history scores overflow 64 bits); "
+                        "use history_inc=square or backend=python")
+
+
+def memories(tt: bool, tt_size: int, history: tuple | None, killers: bool):
+    """The searcher's TT, history and killers for ``backend=compiled``."""
+    return (CompiledTT(tt_size) if tt else None,
+            CompiledHistory(*history) if history is not None else None,
+            CompiledKillers() if killers else None)
+
+
+def _config(o, state, kernel, max_ply: int, on_root: bool) -> np.ndarray:
+    """The switches as the Python core reads them (``gameai.search.core._build``), checked
+    against the kernel's capabilities."""
+    def has(attr):
+        return getattr(state, attr, None) is not None
+    noisy = o.quiescence and has("noisy_moves")
+    in_check = has("in_check")
+    check_ext = o.check_ext and in_check
+    null = o.nullmove and has("push_null") and has("pop_null") and in_check
+    is_cap = has("is_capture")
+    mvv = o.mvv_lva and has("mvv_lva")
+    repeat = o.repetition and has("repeated")
+    need_check = in_check and (null or o.lmr or check_ext)
+    needs = (("quiescence", noisy, "HAS_NOISY"), ("in_check", need_check, "HAS_CHECK"),
+             ("nullmove", null, "HAS_NULL"), ("mvv_lva", mvv, "HAS_CAPTURE"),
+             ("lmr", o.lmr and is_cap, "HAS_CAPTURE"), ("repetition", repeat, "HAS_REPEAT"))
+    for part, used, flag in needs:
+        if used and not getattr(kernel, flag):
+            raise SpecError(f"backend=compiled: the {state.name} kernel has no {part} "
+                            f"({flag}=False); use backend=python")
+    t = template
+    cfg = np.zeros(t.N_CFG, np.int64)
+    h = o.history
+    for i, v in ((t.PRUNING, o.pruning), (t.SCOUT, o.scout), (t.EXACT_DEPTH, o.exact_depth),
+                 (t.MATE_PLY, o.mate_ply), (t.QDEPTH, o.qdepth), (t.USE_TT, o.tt is not None),
+                 (t.USE_HIST, h is not None), (t.WITH_PIECE, h is not None and h.with_piece),
+                 (t.SQUARE, h is not None and h.square), (t.KILLERS, o.killers is not None),
+                 (t.NOISY, noisy), (t.EVASIONS, o.evasions and noisy and in_check),
+                 (t.CHECK_EXT, check_ext), (t.NULLMOVE, null), (t.LMR, o.lmr),
+                 (t.IS_CAP, is_cap), (t.MVV, mvv), (t.REPEAT, repeat),
+                 (t.MDP, o.mate_distance and o.mate_ply), (t.NEED_CHECK, need_check),
+                 (t.INLINE, not noisy and not check_ext and not repeat),
+                 (t.ORDERING, o.tt is not None or h is not None or o.killers is not None or mvv),
+                 (t.MAX_PLY, max_ply), (t.ON_ROOT, on_root)):
+        cfg[i] = int(v)
+    return cfg
+
+
+class _PVTable:
+    """``pvt[ply]``: the PV from ``ply`` as a tuple (the Python core's triangular table)."""
+
+    def __init__(self, pv: np.ndarray, pvl: np.ndarray) -> None:
+        self.pv, self.pvl = pv, pvl
+
+    def __getitem__(self, ply: int) -> tuple:
+        return tuple(int(m) for m in self.pv[ply, :self.pvl[ply]])
+
+
+class CompiledSearch:
+    """One ``search`` call on the compiled core; the interface of :class:`gameai.search.core.Search`."""
+
+    def __init__(self, o, state, ev, stop_check: Callable[[int], bool], *, max_depth: int,
+                 node_limit: int | None, check_every: int, timed: bool = False,
+                 on_root_move=None) -> None:
+        self.ev, self.stop_check, self.node_limit, self.timed = ev, stop_check, node_limit, timed
+        self.on_root_move = on_root_move
+        self.max_ply = max_depth + min(max_depth, 32) + 2
+        kernel = kernel_for(state)
+        E = kernel.evaluator(ev, state)
+        if E is None:
+            raise SpecError(f"backend=compiled: the evaluator {getattr(ev, 'name', ev)!r} has no "
+                            f"compiled form for {state.name} (use backend=python)")
+        self.core = load_core(kernel.__name__.rsplit(".", 1)[1])
+        G = kernel.load(state)
+        t = template
+        cfg = _config(o, state, kernel, self.max_ply, on_root_move is not None)
+        cfg[t.POLLING] = int(check_every == 1)      # a clock or an outside stop to read
+        c = np.zeros(t.N_STATE, np.int64)
+        c[t.NODE_LIMIT] = node_limit or 0
+        c[t.NEXT_POLL] = t.POLL
+        c[t.NEXT_CHECK] = min(node_limit or t.NEVER, t.POLL if check_every == 1 else t.NEVER)
+        c[t.ROOT_BEST] = c[t.ROOT_FIRST] = NO_MOVE
+        P = self.max_ply + 3
+        width = (P + o.qdepth + 2) * kernel.MAX_MOVES
+        pv, pvl = np.zeros((P, P), np.int64), np.zeros(P, np.int64)
+        tt = o.tt.arrays if o.tt is not None else CompiledTT(1).arrays
+        hs = kernel.HISTORY_SIZE(G) if callable(kernel.HISTORY_SIZE) else kernel.HISTORY_SIZE
+        hist = o.history.sized(int(hs)) if o.history is not None else np.zeros(1, np.int64)
+        kil = o.killers.table if o.killers is not None else CompiledKillers().table
+        self.c, self.G, self.E = c, G, E
+        self.S = (c, cfg, np.zeros(width, np.int64), np.zeros(width, np.int64), pv, pvl,
+                  np.zeros(P + 1, np.int8), hist, kil, tt)
+        self.pvt = _PVTable(pv, pvl)
+
+    @property
+    def root_first(self) -> Any:
+        """The previous iteration's best move, tried first at the root."""
+        m = int(self.c[template.ROOT_FIRST])
+        return None if m == NO_MOVE else m
+
+    @root_first.setter
+    def root_first(self, move: Any) -> None:
+        self.c[template.ROOT_FIRST] = NO_MOVE if move is None else move
+
+    @property
+    def root_best(self) -> Any:
+        """Best root move of the last finished root search."""
+        m = int(self.c[template.ROOT_BEST])
+        return None if m == NO_MOVE else m
+
+    def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """The compiled core from the root; raises :class:`Abort` (nothing to undo) on a limit."""
+        self.c[template.ABORT] = 0
+        hooks = self.core._HOOKS
+        hooks.append((self.stop_check, self.on_root_move))
+        try:
+            v = self.core.negamax(self.G, self.E, self.S, depth, alpha, beta, ply, 0)
+        finally:
+            hooks.pop()
+        if self.c[template.ABORT]:
+            raise Abort(0)
+        return int(v)
+
+    def counters(self) -> dict[str, int]:
+        c = dict.fromkeys(_COUNTERS, 0)
+        c.update({k: int(self.c[i]) for k, i in _IDX.items()})
+        return c
+
+    def add_root(self) -> None:
+        """Count the root visit of one more pass (iteration, window, re-search)."""
+        self.c[template.NODES] += 1
+
+    def add_research(self) -> None:
+        self.c[template.RES] += 1
