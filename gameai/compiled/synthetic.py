@@ -15,6 +15,8 @@ import numpy as np
 
 from ..errors import SpecError
 from .jit import jit
+from .stubs import (gen_noisy, in_check, is_capture, mvv_lva, pop_null,  # noqa: F401
+                    push_null, repeated)
 
 MAX_MOVES = 256          #: widest tree the kernel takes (buffer sizing)
 HAS_CHECK = HAS_NULL = HAS_NOISY = HAS_CAPTURE = HAS_REPEAT = False
@@ -221,11 +223,6 @@ def gen_moves(G, buf, n0):
 
 
 @jit
-def gen_noisy(G, buf, n0):
-    return n0
-
-
-@jit
 def push(G, m):
     p, _prob, pw, _tail, path, ranks, keys, _perms, pvalid, _mt = G
     k = p[_N]
@@ -246,36 +243,6 @@ def pop(G):
 @jit
 def result(G):
     return -1
-
-
-@jit
-def in_check(G):
-    return False
-
-
-@jit
-def push_null(G):
-    pass
-
-
-@jit
-def pop_null(G):
-    pass
-
-
-@jit
-def repeated(G):
-    return False
-
-
-@jit
-def is_capture(G, m):
-    return False
-
-
-@jit
-def mvv_lva(G, m):
-    return 0
 
 
 @jit

@@ -1,0 +1,44 @@
+"""Kernel functions for the capabilities a game does not have (its flag is False).
+
+The core compiles the calls only where a kernel's flag is True, but every name of the
+contract must exist; a kernel without checks, null moves, noise, captures or
+repetitions imports these (``from .stubs import in_check, ...``).
+"""
+from __future__ import annotations
+
+from .jit import jit
+
+
+@jit
+def gen_noisy(G, buf, n0):
+    return n0
+
+
+@jit
+def in_check(G):
+    return False
+
+
+@jit
+def push_null(G):
+    pass
+
+
+@jit
+def pop_null(G):
+    pass
+
+
+@jit
+def repeated(G):
+    return False
+
+
+@jit
+def is_capture(G, m):
+    return False
+
+
+@jit
+def mvv_lva(G, m):
+    return 0
