@@ -77,11 +77,13 @@ def _summary(s, r) -> dict:
             "value": r.value, "move": r.move, "pv": list(r.pv), "iterations": rows}
 
 
-def _both(game, params, spec, limits=None, **kw):
+def _both(game, params, spec, limits=None, root_moves=None, **kw):
     out = []
     for backend in ("python", "compiled"):
         s = gameai.load_game(game, **params)
-        r = gameai.make_searcher(spec, backend=backend, **kw).search(s, limits)
+        allowed = None if root_moves is None else root_moves(s)
+        r = gameai.make_searcher(spec, backend=backend, **kw).search(s, limits,
+                                                                     root_moves=allowed)
         out.append(_summary(s, r))
     return out
 
@@ -130,6 +132,14 @@ def test_node_limits_abort_at_the_same_node(limit):
     py, co = _both(_persistent_game(), {}, spec, Limits(nodes=limit))
     assert co == py
     assert co["nodes"] <= limit or limit == 1    # the root's first visit always counts
+
+
+@pytest.mark.parametrize("spec", ["negascout(depth=4,tt=true,history=true,id=true,killers=true)",
+                                  "mtdf(depth=3,history=true)"])
+def test_root_moves_as_in_python(spec):
+    for game, params in ((_persistent_game(), {}), ("tictactoe", {"moves": "a1 b1 a2 b2"})):
+        py, co = _both(game, params, spec, root_moves=lambda s: s.legal_moves()[1::2])
+        assert co == py
 
 
 def test_time_limit_and_stop_end_the_search():

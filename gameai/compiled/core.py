@@ -14,6 +14,7 @@ A node does the steps of the Python core in the same order (read its docstring f
 4. transposition-table probe;
 5. null move;
 6. move generation and ordering (history sort, killers, MVV-LVA, TT move, root move);
+   at the root only the allowed moves (``root_moves``);
 7. the move loop: leaf children in place, LMR, NegaScout null windows and re-searches;
 8. store: killers, history, TT (never after a path-dependent value).
 
@@ -45,7 +46,8 @@ if "._core_" in __name__:       # loaded per game by gameai.compiled.search.load
 else:                           # the plain module is only the template
     game, _kernel = None, "template"
 # the cache folder: per kernel, and per value of the constants frozen into the code
-_TAG = f"{_kernel}-{zlib.crc32(repr((LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, INF, MATE, MATE_BOUND, EXACT, LOWER, UPPER)).encode()):08x}"
+_FROZEN = (LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, INF, MATE, MATE_BOUND, EXACT, LOWER, UPPER)
+_TAG = f"{_kernel}-{zlib.crc32(repr(_FROZEN).encode()):08x}"
 
 NO_MOVE = -(1 << 63)            #: "no move" (None) in move arrays
 NEVER = 1 << 62                 #: a node count no search reaches
@@ -58,8 +60,8 @@ N_STATE = 19
 # cfg: the switches, read once per search (int64)
 PRUNING, SCOUT, EXACT_DEPTH, MATE_PLY, QDEPTH, USE_TT, USE_HIST, WITH_PIECE, SQUARE, KILLERS, \
     NOISY, EVASIONS, CHECK_EXT, NULLMOVE, LMR, IS_CAP, MVV, REPEAT, MDP, NEED_CHECK, INLINE, \
-    ORDERING, MAX_PLY, ON_ROOT, POLLING = range(25)
-N_CFG = 25
+    ORDERING, MAX_PLY, ON_ROOT, POLLING, RESTRICT = range(26)
+N_CFG = 26
 # tmeta: the TT's age, slots in use, index mask
 T_AGE, T_USED, T_MASK = range(3)
 
@@ -156,6 +158,18 @@ def _to_front(mb, n0, n1, m):
                 mb[k] = mb[k - 1]
             mb[n0] = m
             return
+
+
+@jit(tag=_TAG)
+def _keep_allowed(mb, n0, n1, allowed):
+    """``[m for m in moves if m in allowed]`` (``allowed`` sorted): the new end."""
+    n = n0
+    for j in range(n0, n1):
+        k = np.searchsorted(allowed, mb[j])
+        if k < len(allowed) and allowed[k] == mb[j]:
+            mb[n] = mb[j]
+            n += 1
+    return n
 
 
 @jit(tag=_TAG)
@@ -304,6 +318,8 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
             _to_front(mb, n0, n1, tt_move)
     on_root = False
     if not ply:
+        if cfg[RESTRICT]:               # the root moves a GUI allows (order kept)
+            n1 = _keep_allowed(mb, n0, n1, S[10])
         if c[ROOT_FIRST] != NO_MOVE:
             _to_front(mb, n0, n1, c[ROOT_FIRST])
         on_root = cfg[ON_ROOT] != 0
@@ -384,7 +400,8 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
         inc = depth * depth if cfg[SQUARE] else np.int64(1) << min(max(depth, 0), 62)
         h = hist[k] + inc
         hist[k] = h if h >= hist[k] else np.iinfo(np.int64).max   # saturate, never wrap
-    if cfg[USE_TT] and c[GHI] == ghi0:  # never a value that depends on the path
+    if cfg[USE_TT] and c[GHI] == ghi0 and (ply or not cfg[RESTRICT]):
+        # never a value that depends on the path (or on a root restriction)
         flag = UPPER if best <= a0 else LOWER if best >= beta else EXACT
         _tt_store(tt, key, depth, flag, best, best_move, ply)
     if not ply:

@@ -142,8 +142,9 @@ class CompiledSearch:
 
     def __init__(self, o, state, ev, stop_check: Callable[[int], bool], *, max_depth: int,
                  node_limit: int | None, check_every: int, timed: bool = False,
-                 on_root_move=None) -> None:
+                 on_root_move=None, root_moves: frozenset | None = None) -> None:
         self.ev, self.stop_check, self.node_limit, self.timed = ev, stop_check, node_limit, timed
+        self.root_moves = root_moves
         self.on_root_move = on_root_move
         self.max_ply = max_depth + min(max_depth, 32) + 2
         kernel = kernel_for(state)
@@ -156,6 +157,8 @@ class CompiledSearch:
         t = template
         cfg = _config(o, state, kernel, self.max_ply, on_root_move is not None)
         cfg[t.POLLING] = int(check_every == 1)      # a clock or an outside stop to read
+        cfg[t.RESTRICT] = int(root_moves is not None)
+        allowed = np.array(sorted(root_moves or ()), np.int64)
         c = np.zeros(t.N_STATE, np.int64)
         c[t.NODE_LIMIT] = node_limit or 0
         c[t.NEXT_POLL] = t.POLL
@@ -170,7 +173,7 @@ class CompiledSearch:
         kil = o.killers.table if o.killers is not None else CompiledKillers().table
         self.c, self.G, self.E = c, G, E
         self.S = (c, cfg, np.zeros(width, np.int64), np.zeros(width, np.int64), pv, pvl,
-                  np.zeros(P + 1, np.int8), hist, kil, tt)
+                  np.zeros(P + 1, np.int8), hist, kil, tt, allowed)
         self.pvt = _PVTable(pv, pvl)
 
     @property

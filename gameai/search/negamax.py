@@ -205,11 +205,11 @@ class Searcher:
             core = CompiledSearch
         # a clock or an outside stop is read at every node: overrun at most one node's work
         run = core(self, state, self.evaluator(state), stop_check, max_depth=max_depth,
-                     node_limit=node_limit,
-                     check_every=1 if deadline is not None or stop is not None else 1024,
-                     timed=time_limit is not None or soft_time is not None or stop is not None,
-                     on_root_move=on_root_move or self.on_root_move,
-                     root_moves=None if allowed is None else frozenset(allowed))
+                   node_limit=node_limit,
+                   check_every=1 if deadline is not None or stop is not None else 1024,
+                   timed=time_limit is not None or soft_time is not None or stop is not None,
+                   on_root_move=on_root_move or self.on_root_move,
+                   root_moves=None if allowed is None else frozenset(allowed))
         try:
             move, value, pv, stats = self._drive(run, state, max_depth, soft_deadline,
                                                  on_iteration or self.on_iteration, t0,
