@@ -19,9 +19,12 @@ A node does the steps of the Python core in the same order (read its docstring f
 8. store: killers, history, TT (never after a path-dependent value).
 
 Every counter, every sort (stable, descending) and every table rule is the Python one,
-so both backends report the same numbers. Per-search state is a tuple ``S`` of numpy
-arrays (see :class:`gameai.compiled.search.CompiledSearch`); the memories that outlive
-a search (TT, history, killers) are arrays owned by the searcher. A limit or ``stop``
+so both backends report the same numbers. Per-search state is ``S = (c, buf, hist, kil,
+tt)``: ``c`` the counters, switches, null-move flags per ply and allowed root moves;
+``buf`` the move stack, its sort keys and the triangular PV table; the memories that
+outlive a search (history, killers, TT) are arrays owned by the searcher (see
+:mod:`gameai.compiled.memory`). Few arrays on purpose: numba passes every array of a
+tuple as separate arguments at each recursive call, and 18 of them halved the speed. A limit or ``stop``
 sets ``c[ABORT]``: every node then pops its move and returns at once, storing nothing
 (the Python core raises :class:`~gameai.search.core.Abort` instead).
 
@@ -53,16 +56,19 @@ NO_MOVE = -(1 << 63)            #: "no move" (None) in move arrays
 NEVER = 1 << 62                 #: a node count no search reaches
 POLL = 1024                     #: nodes between two reads of the clock / ``stop`` flag
 
-# c: counters and search state (int64)
+# c: counters and search state, then the switches (read once per search), then
+# null_at[ply] (the move into ply was a null move) and the allowed root moves
 NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FMC, PROBES, HITS, TTCUTS, RES, PRUNED, GHI, \
-    SELDEPTH, NEXT_CHECK, ABORT, ROOT_BEST, ROOT_FIRST, NODE_LIMIT, NEXT_POLL = range(19)
-N_STATE = 19
-# cfg: the switches, read once per search (int64)
-PRUNING, SCOUT, EXACT_DEPTH, MATE_PLY, QDEPTH, USE_TT, USE_HIST, WITH_PIECE, SQUARE, KILLERS, \
-    NOISY, EVASIONS, CHECK_EXT, NULLMOVE, LMR, IS_CAP, MVV, REPEAT, MDP, NEED_CHECK, INLINE, \
-    ORDERING, MAX_PLY, ON_ROOT, POLLING, RESTRICT = range(26)
-N_CFG = 26
-# tmeta: the TT's age, slots in use, index mask
+    SELDEPTH, NEXT_CHECK, ABORT, ROOT_BEST, ROOT_FIRST, NODE_LIMIT, NEXT_POLL, SCORES, PVS, \
+    PV_W, ALLOWED, N_ALLOWED, \
+    PRUNING, SCOUT, EXACT_DEPTH, MATE_PLY, QDEPTH, USE_TT, USE_HIST, WITH_PIECE, SQUARE, \
+    KILLERS, NOISY, EVASIONS, CHECK_EXT, NULLMOVE, LMR, IS_CAP, MVV, REPEAT, MDP, NEED_CHECK, \
+    INLINE, ORDERING, MAX_PLY, ON_ROOT, POLLING, RESTRICT = range(50)
+NULL_AT = N_FIXED = 50          #: c[NULL_AT + ply]: null_at[ply]
+# buf: moves [0, SCORES), their sort keys [SCORES, PVS), PV rows of PV_W: [length, moves...]
+# tt (gameai.compiled.memory.CompiledTT): rows [key, depth, flag + 1 (0 empty), value,
+# move, age]; the last row holds the table's age, slots in use and index mask
+T_KEY, T_DEPTH, T_FLAG, T_VALUE, T_MOVE, T_EAGE = range(6)
 T_AGE, T_USED, T_MASK = range(3)
 
 _HOOKS: list = []               # (stop_check, on_root_move) of the running searches
@@ -79,7 +85,7 @@ def _root_move(i, n, m, v):
 
 
 @jit(tag=_TAG)
-def _stopped(c, cfg):
+def _stopped(c):
     """Limits and ``stop`` at a check point: set ``c[ABORT]`` when one is reached.
 
     The node limit aborts at the first check point with ``nodes >= limit``, as the
@@ -89,14 +95,14 @@ def _stopped(c, cfg):
     if lim > 0 and nodes >= lim:
         c[ABORT] = 1
         return True
-    if cfg[POLLING] and nodes >= c[NEXT_POLL]:
+    if c[POLLING] and nodes >= c[NEXT_POLL]:
         c[NEXT_POLL] = nodes + POLL
         with numba.objmode(s="int64"):
             s = _poll(nodes)
         if s:
             c[ABORT] = 1
             return True
-    nxt = c[NEXT_POLL] if cfg[POLLING] else NEVER
+    nxt = c[NEXT_POLL] if c[POLLING] else NEVER
     if lim > 0 and lim < nxt:
         nxt = lim
     c[NEXT_CHECK] = nxt
@@ -104,11 +110,11 @@ def _stopped(c, cfg):
 
 
 @jit(tag=_TAG)
-def _term_value(G, cfg, r, ply):
+def _term_value(G, c, r, ply):
     """A finished game (``r`` = winner 0/1, 2 a draw) scored for the side to move."""
     if r == 2:
         return 0
-    v = MATE - ply if cfg[MATE_PLY] else MATE
+    v = MATE - ply if c[MATE_PLY] else MATE
     return v if r == game.side(G) else -v
 
 
@@ -124,69 +130,83 @@ def _from_tt(v, ply):
 @jit(tag=_TAG)
 def _tt_store(tt, key, depth, flag, value, move, ply):
     """gameai.search.tt.TranspositionTable.store: depth-preferred with ageing."""
-    tk, td, tf, tv, tm, ta, tmeta = tt
-    i = key & tmeta[T_MASK]
-    if tf[i] < 0:
-        tmeta[T_USED] += 1
-    elif ta[i] == tmeta[T_AGE] and td[i] > depth:
+    meta = tt[-1]
+    e = tt[key & meta[T_MASK]]
+    if e[T_FLAG] == 0:
+        meta[T_USED] += 1
+    elif e[T_EAGE] == meta[T_AGE] and e[T_DEPTH] > depth:
         return
     if value >= MATE_BOUND:
         value += ply
     elif value <= -MATE_BOUND:
         value -= ply
-    tk[i], td[i], tf[i], tv[i], tm[i], ta[i] = key, depth, flag, value, move, tmeta[T_AGE]
+    e[T_KEY], e[T_DEPTH], e[T_FLAG], e[T_VALUE], e[T_MOVE], e[T_EAGE] = \
+        key, depth, flag + 1, value, move, meta[T_AGE]
 
 
 @jit(tag=_TAG)
-def _sort_desc(mb, sc, n0, n1):
-    """Stable sort of ``mb[n0:n1]`` by decreasing ``sc`` (Python's ``sort(reverse=True)``)."""
+def _sort_desc(buf, sc, n0, n1):
+    """Stable sort of ``buf[n0:n1]`` by decreasing key ``buf[sc + j]`` (Python's
+    ``sort(reverse=True)``)."""
     for i in range(n0 + 1, n1):
-        m, s = mb[i], sc[i]
+        m, s = buf[i], buf[sc + i]
         j = i
-        while j > n0 and sc[j - 1] < s:
-            mb[j], sc[j] = mb[j - 1], sc[j - 1]
+        while j > n0 and buf[sc + j - 1] < s:
+            buf[j], buf[sc + j] = buf[j - 1], buf[sc + j - 1]
             j -= 1
-        mb[j], sc[j] = m, s
+        buf[j], buf[sc + j] = m, s
 
 
 @jit(tag=_TAG)
-def _to_front(mb, n0, n1, m):
+def _to_front(buf, n0, n1, m):
     """``if m in moves: moves.remove(m); moves.insert(0, m)``."""
     for j in range(n0, n1):
-        if mb[j] == m:
+        if buf[j] == m:
             for k in range(j, n0, -1):
-                mb[k] = mb[k - 1]
-            mb[n0] = m
+                buf[k] = buf[k - 1]
+            buf[n0] = m
             return
 
 
 @jit(tag=_TAG)
-def _keep_allowed(mb, n0, n1, allowed):
-    """``[m for m in moves if m in allowed]`` (``allowed`` sorted): the new end."""
+def _keep_allowed(buf, n0, n1, c):
+    """``[m for m in moves if m in allowed]`` (``allowed`` sorted, in ``c``): the new end."""
+    allowed = c[c[ALLOWED]:c[ALLOWED] + c[N_ALLOWED]]
     n = n0
     for j in range(n0, n1):
-        k = np.searchsorted(allowed, mb[j])
-        if k < len(allowed) and allowed[k] == mb[j]:
-            mb[n] = mb[j]
+        k = np.searchsorted(allowed, buf[j])
+        if k < len(allowed) and allowed[k] == buf[j]:
+            buf[n] = buf[j]
             n += 1
     return n
+
+
+@jit(tag=_TAG)
+def _pv_set(buf, c, ply, m):
+    """``pvt[ply] = (m,) + pvt[ply + 1]``."""
+    w = c[PV_W]
+    row, sub = c[PVS] + ply * w, c[PVS] + (ply + 1) * w
+    k = buf[sub]
+    buf[row] = k + 1
+    buf[row + 1] = m
+    buf[row + 2:row + 2 + k] = buf[sub + 1:sub + 1 + k]
 
 
 @jit(tag=_TAG)
 def qsearch(G, E, S, alpha, beta, ply, qd, top):
     """Captures only (``gen_noisy``), standing pat on the evaluation; in check with
     ``evasions``, every legal move and no stand pat."""
-    c, cfg, mb, sc = S[0], S[1], S[2], S[3]
-    if c[NODES] >= c[NEXT_CHECK] and _stopped(c, cfg):
+    c, buf = S[0], S[1]
+    if c[NODES] >= c[NEXT_CHECK] and _stopped(c):
         return 0
     r = game.result(G)
     if r >= 0:
         c[TERMINALS] += 1
-        return _term_value(G, cfg, r, ply)
-    if game.HAS_CHECK and cfg[EVASIONS] and qd > 0 and game.in_check(G):
+        return _term_value(G, c, r, ply)
+    if game.HAS_CHECK and c[EVASIONS] and qd > 0 and game.in_check(G):
         c[INTERIOR] += 1
         best = -INF
-        n1 = game.gen_moves(G, mb, top)
+        n1 = game.gen_moves(G, buf, top)
     else:
         c[LEAVES] += 1
         best = game.evaluate(G, E)
@@ -194,15 +214,16 @@ def qsearch(G, E, S, alpha, beta, ply, qd, top):
             return best
         if best > alpha:
             alpha = best
-        n1 = game.gen_noisy(G, mb, top)
-        if game.HAS_CAPTURE and cfg[MVV]:
+        n1 = game.gen_noisy(G, buf, top)
+        if game.HAS_CAPTURE and c[MVV]:
+            sc = c[SCORES]
             for j in range(top, n1):
-                sc[j] = game.mvv_lva(G, mb[j])
-            _sort_desc(mb, sc, top, n1)
+                buf[sc + j] = game.mvv_lva(G, buf[j])
+            _sort_desc(buf, sc, top, n1)
     if ply + 1 > c[SELDEPTH]:
         c[SELDEPTH] = ply + 1
     for j in range(top, n1):
-        game.push(G, mb[j])
+        game.push(G, buf[j])
         c[NODES] += 1
         v = -qsearch(G, E, S, -beta, -alpha, ply + 1, qd - 1, n1)
         game.pop(G)
@@ -219,36 +240,33 @@ def qsearch(G, E, S, alpha, beta, ply, qd, top):
 
 @jit(tag=_TAG)
 def negamax(G, E, S, depth, alpha, beta, ply, top):
-    """The node (see the module docstring); moves go to ``S``'s buffer from ``top`` on."""
-    c, cfg, mb, sc, pv, pvl, null_at, hist, kil = S[0], S[1], S[2], S[3], S[4], S[5], S[6], \
-        S[7], S[8]
-    tt = S[9]
-    tk, td, tf, tv, tm, tmeta = tt[0], tt[1], tt[2], tt[3], tt[4], tt[6]
-    pvl[ply] = 0
+    """The node (see the module docstring); moves go to ``buf`` from ``top`` on."""
+    c, buf, hist, kil, tt = S
+    buf[c[PVS] + ply * c[PV_W]] = 0
     # 1. limits, terminal and draw
-    if c[NODES] >= c[NEXT_CHECK] and _stopped(c, cfg):
+    if c[NODES] >= c[NEXT_CHECK] and _stopped(c):
         return 0
     r = game.result(G)
     if r >= 0:
         c[TERMINALS] += 1
-        return _term_value(G, cfg, r, ply)
-    if game.HAS_REPEAT and cfg[REPEAT] and ply and game.repeated(G):
+        return _term_value(G, c, r, ply)
+    if game.HAS_REPEAT and c[REPEAT] and ply and game.repeated(G):
         c[TERMINALS] += 1               # a repetition in the line: a draw, path-dependent
         c[GHI] += 1
         return 0
     # 2. check extension, horizon
     checked = False
-    if game.HAS_CHECK and cfg[NEED_CHECK]:
+    if game.HAS_CHECK and c[NEED_CHECK]:
         checked = game.in_check(G)
-    if cfg[CHECK_EXT] and checked and ply < cfg[MAX_PLY]:
+    if c[CHECK_EXT] and checked and ply < c[MAX_PLY]:
         depth += 1
     if depth <= 0:
-        if game.HAS_NOISY and cfg[NOISY]:
-            return qsearch(G, E, S, alpha, beta, ply, cfg[QDEPTH], top)
+        if game.HAS_NOISY and c[NOISY]:
+            return qsearch(G, E, S, alpha, beta, ply, c[QDEPTH], top)
         c[LEAVES] += 1
         return game.evaluate(G, E)
     # 3. mate-distance pruning: no line from here can beat a mate found nearer the root
-    if cfg[MDP] and ply:
+    if c[MDP] and ply:
         if alpha < ply - MATE:
             alpha = ply - MATE
         if beta > MATE - ply - 1:
@@ -261,30 +279,30 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
     # 4. transposition table
     tt_move = NO_MOVE
     key = 0
-    if cfg[USE_TT]:
+    if c[USE_TT]:
         key = game.key(G)
         c[PROBES] += 1
-        i = key & tmeta[T_MASK]
-        if tf[i] >= 0 and tk[i] == key:
+        e = tt[key & tt[-1, T_MASK]]
+        if e[T_FLAG] and e[T_KEY] == key:
             c[HITS] += 1
-            tt_move = tm[i]
-            if ply and (td[i] == depth if cfg[EXACT_DEPTH] else td[i] >= depth):
-                v = _from_tt(tv[i], ply)
-                f = tf[i]
+            tt_move = e[T_MOVE]
+            if ply and (e[T_DEPTH] == depth if c[EXACT_DEPTH] else e[T_DEPTH] >= depth):
+                v = _from_tt(e[T_VALUE], ply)
+                f = e[T_FLAG] - 1
                 if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
                     c[TTCUTS] += 1
                     if tt_move != NO_MOVE:
-                        pv[ply, 0] = tt_move
-                        pvl[ply] = 1
+                        row = c[PVS] + ply * c[PV_W]
+                        buf[row], buf[row + 1] = 1, tt_move
                     return v
     # 5. null-move pruning: passing still fails high, so a real move would too
-    if game.HAS_NULL and cfg[NULLMOVE] and ply and not checked and not null_at[ply] \
+    if game.HAS_NULL and c[NULLMOVE] and ply and not checked and not c[NULL_AT + ply] \
             and depth > NULL_R and -MATE_BOUND < beta < MATE_BOUND:
         game.push_null(G)
         c[NODES] += 1
-        null_at[ply + 1] = 1
+        c[NULL_AT + ply + 1] = 1
         v = -negamax(G, E, S, depth - 1 - NULL_R, -beta, 1 - beta, ply + 1, top)
-        null_at[ply + 1] = 0
+        c[NULL_AT + ply + 1] = 0
         game.pop_null(G)
         if c[ABORT]:
             return 0
@@ -293,48 +311,49 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
             return beta if v >= MATE_BOUND else v   # a mate after passing proves nothing
     # 6. moves and their order
     n0 = top
-    n1 = game.gen_moves(G, mb, n0)
+    n1 = game.gen_moves(G, buf, n0)
     if n1 == n0:                        # not over, but nothing to play: a horizon
         c[LEAVES] += 1
         return game.evaluate(G, E)
     c[INTERIOR] += 1
     if ply >= c[SELDEPTH]:
         c[SELDEPTH] = ply + 1
-    if cfg[ORDERING]:
-        if cfg[USE_HIST]:
-            wp = cfg[WITH_PIECE] != 0
+    if c[ORDERING]:
+        sc = c[SCORES]
+        if c[USE_HIST]:
+            wp = c[WITH_PIECE] != 0
             for j in range(n0, n1):
-                sc[j] = hist[game.history_key(G, mb[j], wp)]
-            _sort_desc(mb, sc, n0, n1)
-        if cfg[KILLERS]:
+                buf[sc + j] = hist[game.history_key(G, buf[j], wp)]
+            _sort_desc(buf, sc, n0, n1)
+        if c[KILLERS]:
             for s in (1, 0):
                 if kil[ply, s] != NO_MOVE:
-                    _to_front(mb, n0, n1, kil[ply, s])
-        if game.HAS_CAPTURE and cfg[MVV]:   # captures first, by MVV-LVA (stable)
+                    _to_front(buf, n0, n1, kil[ply, s])
+        if game.HAS_CAPTURE and c[MVV]:     # captures first, by MVV-LVA (stable)
             for j in range(n0, n1):
-                sc[j] = game.mvv_lva(G, mb[j])
-            _sort_desc(mb, sc, n0, n1)
+                buf[sc + j] = game.mvv_lva(G, buf[j])
+            _sort_desc(buf, sc, n0, n1)
         if tt_move != NO_MOVE:
-            _to_front(mb, n0, n1, tt_move)
+            _to_front(buf, n0, n1, tt_move)
     on_root = False
     if not ply:
-        if cfg[RESTRICT]:               # the root moves a GUI allows (order kept)
-            n1 = _keep_allowed(mb, n0, n1, S[10])
+        if c[RESTRICT]:                 # the root moves a GUI allows (order kept)
+            n1 = _keep_allowed(buf, n0, n1, c)
         if c[ROOT_FIRST] != NO_MOVE:
-            _to_front(mb, n0, n1, c[ROOT_FIRST])
-        on_root = cfg[ON_ROOT] != 0
+            _to_front(buf, n0, n1, c[ROOT_FIRST])
+        on_root = c[ON_ROOT] != 0
     # 7. the move loop
     best = -INF
     best_move = NO_MOVE
-    leaf_children = depth == 1 and cfg[INLINE]
+    leaf_children = depth == 1 and c[INLINE]
     if leaf_children:
-        pvl[ply + 1] = 0
+        buf[c[PVS] + (ply + 1) * c[PV_W]] = 0
     n = n1 - n0
-    scout = cfg[SCOUT]
+    scout = c[SCOUT]
     for i in range(n):
-        m = mb[n0 + i]
+        m = buf[n0 + i]
         if leaf_children:               # the child is a leaf or a terminal: no recursion
-            if c[NODES] >= c[NEXT_CHECK] and _stopped(c, cfg):
+            if c[NODES] >= c[NEXT_CHECK] and _stopped(c):
                 return 0
             game.push(G, m)
             c[NODES] += 1
@@ -344,11 +363,11 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
                 v = -game.evaluate(G, E)
             else:
                 c[TERMINALS] += 1
-                v = -_term_value(G, cfg, r, ply + 1)
+                v = -_term_value(G, c, r, ply + 1)
         else:
             red = 0
-            if cfg[LMR] and i >= LMR_MIN_INDEX and depth >= LMR_MIN_DEPTH and not checked \
-                    and not (game.HAS_CAPTURE and cfg[IS_CAP] and game.is_capture(G, m)):
+            if c[LMR] and i >= LMR_MIN_INDEX and depth >= LMR_MIN_DEPTH and not checked \
+                    and not (game.HAS_CAPTURE and c[IS_CAP] and game.is_capture(G, m)):
                 red = 2 if i >= 6 and depth >= 5 else 1     # pruning.lmr_reduction
             game.push(G, m)
             c[NODES] += 1
@@ -365,7 +384,7 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
                         v = -negamax(G, E, S, depth - 1, -beta, -v, ply + 1, n1)
             elif scout and i:
                 v = -negamax(G, E, S, depth - 1, -alpha - 1, -alpha, ply + 1, n1)
-                if not c[ABORT] and alpha < v < beta and (depth > 1 or cfg[NOISY]):
+                if not c[ABORT] and alpha < v < beta and (depth > 1 or c[NOISY]):
                     c[RES] += 1
                     c[NODES] += 1       # the child is visited again
                     v = -negamax(G, E, S, depth - 1, -beta, -v, ply + 1, n1)
@@ -382,25 +401,22 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
             best_move = m
             if v > alpha:
                 alpha = v
-                pv[ply, 0] = m
-                k = pvl[ply + 1]
-                pv[ply, 1:k + 1] = pv[ply + 1, :k]
-                pvl[ply] = k + 1
-                if v >= beta and cfg[PRUNING]:
+                _pv_set(buf, c, ply, m)
+                if v >= beta and c[PRUNING]:
                     c[CUTOFFS] += 1
                     if not i:
                         c[FMC] += 1
                     break
     # 8. store what was learnt
-    if best >= beta and cfg[PRUNING] and cfg[KILLERS] and kil[ply, 0] != best_move:
+    if best >= beta and c[PRUNING] and c[KILLERS] and kil[ply, 0] != best_move:
         kil[ply, 1] = kil[ply, 0]
         kil[ply, 0] = best_move
-    if cfg[USE_HIST] and best > a0:
-        k = game.history_key(G, best_move, cfg[WITH_PIECE] != 0)
-        inc = depth * depth if cfg[SQUARE] else np.int64(1) << min(max(depth, 0), 62)
+    if c[USE_HIST] and best > a0:
+        k = game.history_key(G, best_move, c[WITH_PIECE] != 0)
+        inc = depth * depth if c[SQUARE] else np.int64(1) << min(max(depth, 0), 62)
         h = hist[k] + inc
         hist[k] = h if h >= hist[k] else np.iinfo(np.int64).max   # saturate, never wrap
-    if cfg[USE_TT] and c[GHI] == ghi0 and (ply or not cfg[RESTRICT]):
+    if c[USE_TT] and c[GHI] == ghi0 and (ply or not c[RESTRICT]):
         # never a value that depends on the path (or on a root restriction)
         flag = UPPER if best <= a0 else LOWER if best >= beta else EXACT
         _tt_store(tt, key, depth, flag, best, best_move, ply)

@@ -24,7 +24,8 @@ def to_int64(key: int) -> int:
 
 
 class CompiledTT:
-    """``size`` slots of ``(key, depth, flag, value, move, age)`` in six arrays."""
+    """``size`` slots: rows ``[key, depth, flag + 1 (0 = empty), value, move, age]`` of one
+    int64 array, and a last row ``[age, slots in use, index mask]``."""
 
     def __init__(self, size: int = 1 << 20) -> None:
         limit = max_slots()
@@ -35,31 +36,27 @@ class CompiledTT:
         self.clear()
 
     def clear(self) -> None:
-        n = self.size
-        self.arrays = (np.zeros(n, np.int64), np.zeros(n, np.int64), np.full(n, -1, np.int8),
-                       np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
-                       np.array([0, 0, self.mask], np.int64))   # age, used, mask
+        self.table = np.zeros((self.size + 1, 6), np.int64)    # zero pages: allocated lazily
+        self.table[-1, 2] = self.mask
 
     @property
     def age(self) -> int:
-        return int(self.arrays[6][0])
+        return int(self.table[-1, 0])
 
     @property
     def used(self) -> int:
-        return int(self.arrays[6][1])
+        return int(self.table[-1, 1])
 
     def new_search(self) -> None:
         """Called at the start of each ``search``: older entries become replaceable."""
-        self.arrays[6][0] += 1
+        self.table[-1, 0] += 1
 
     def probe(self, key: int):
         """The entry for ``key`` (a Python key) or None, as the Python table's tuple."""
-        tk, td, tf, tv, tm, ta, _ = self.arrays
-        i = key & self.mask
-        if tf[i] < 0 or int(tk[i]) != to_int64(key):
+        k, depth, flag, value, move, age = (int(x) for x in self.table[key & self.mask])
+        if not flag or k != to_int64(key):
             return None
-        m = int(tm[i])
-        return (key, int(td[i]), int(tf[i]), int(tv[i]), None if m == NO_MOVE else m, int(ta[i]))
+        return (key, depth, flag - 1, value, None if move == NO_MOVE else move, age)
 
     def hashfull(self) -> float:
         """Fraction of slots in use."""

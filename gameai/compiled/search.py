@@ -89,9 +89,9 @@ def memories(tt: bool, tt_size: int, history: tuple | None, killers: bool):
             CompiledKillers() if killers else None)
 
 
-def _config(o, state, kernel, max_ply: int, on_root: bool) -> np.ndarray:
-    """The switches as the Python core reads them (``gameai.search.core._build``), checked
-    against the kernel's capabilities."""
+def _config(o, state, kernel, c: np.ndarray, max_ply: int, on_root: bool) -> None:
+    """Write the switches to ``c`` as the Python core reads them (``gameai.search.core._build``),
+    checked against the kernel's capabilities."""
     def has(attr):
         return getattr(state, attr, None) is not None
     noisy = o.quiescence and has("noisy_moves")
@@ -110,7 +110,6 @@ def _config(o, state, kernel, max_ply: int, on_root: bool) -> np.ndarray:
             raise SpecError(f"backend=compiled: the {state.name} kernel has no {part} "
                             f"({flag}=False); use backend=python")
     t = template
-    cfg = np.zeros(t.N_CFG, np.int64)
     h = o.history
     for i, v in ((t.PRUNING, o.pruning), (t.SCOUT, o.scout), (t.EXACT_DEPTH, o.exact_depth),
                  (t.MATE_PLY, o.mate_ply), (t.QDEPTH, o.qdepth), (t.USE_TT, o.tt is not None),
@@ -123,18 +122,18 @@ def _config(o, state, kernel, max_ply: int, on_root: bool) -> np.ndarray:
                  (t.INLINE, not noisy and not check_ext and not repeat),
                  (t.ORDERING, o.tt is not None or h is not None or o.killers is not None or mvv),
                  (t.MAX_PLY, max_ply), (t.ON_ROOT, on_root)):
-        cfg[i] = int(v)
-    return cfg
+        c[i] = int(v)
 
 
 class _PVTable:
     """``pvt[ply]``: the PV from ``ply`` as a tuple (the Python core's triangular table)."""
 
-    def __init__(self, pv: np.ndarray, pvl: np.ndarray) -> None:
-        self.pv, self.pvl = pv, pvl
+    def __init__(self, buf: np.ndarray, c: np.ndarray) -> None:
+        self.buf, self.c = buf, c
 
     def __getitem__(self, ply: int) -> tuple:
-        return tuple(int(m) for m in self.pv[ply, :self.pvl[ply]])
+        row = int(self.c[template.PVS] + ply * self.c[template.PV_W])
+        return tuple(int(m) for m in self.buf[row + 1:row + 1 + self.buf[row]])
 
 
 class CompiledSearch:
@@ -155,26 +154,28 @@ class CompiledSearch:
         self.core = load_core(kernel.__name__.rsplit(".", 1)[1])
         G = kernel.load(state)
         t = template
-        cfg = _config(o, state, kernel, self.max_ply, on_root_move is not None)
-        cfg[t.POLLING] = int(check_every == 1)      # a clock or an outside stop to read
-        cfg[t.RESTRICT] = int(root_moves is not None)
-        allowed = np.array(sorted(root_moves or ()), np.int64)
-        c = np.zeros(t.N_STATE, np.int64)
+        P = self.max_ply + 3                        # plies of the PV table and null flags
+        allowed = sorted(root_moves or ())
+        c = np.zeros(t.N_FIXED + P + 1 + len(allowed), np.int64)
+        _config(o, state, kernel, c, self.max_ply, on_root_move is not None)
+        c[t.POLLING] = int(check_every == 1)        # a clock or an outside stop to read
+        c[t.RESTRICT] = int(root_moves is not None)
+        c[t.ALLOWED], c[t.N_ALLOWED] = t.N_FIXED + P + 1, len(allowed)
+        c[t.N_FIXED + P + 1:] = allowed
         c[t.NODE_LIMIT] = node_limit or 0
         c[t.NEXT_POLL] = t.POLL
         c[t.NEXT_CHECK] = min(node_limit or t.NEVER, t.POLL if check_every == 1 else t.NEVER)
         c[t.ROOT_BEST] = c[t.ROOT_FIRST] = NO_MOVE
-        P = self.max_ply + 3
-        width = (P + o.qdepth + 2) * kernel.MAX_MOVES
-        pv, pvl = np.zeros((P, P), np.int64), np.zeros(P, np.int64)
-        tt = o.tt.arrays if o.tt is not None else CompiledTT(1).arrays
+        width = (P + o.qdepth + 2) * kernel.MAX_MOVES          # the deepest line's moves
+        c[t.SCORES], c[t.PVS], c[t.PV_W] = width, 2 * width, P + 1
+        buf = np.zeros(2 * width + P * (P + 1), np.int64)
+        tt = o.tt.table if o.tt is not None else CompiledTT(1).table
         hs = kernel.HISTORY_SIZE(G) if callable(kernel.HISTORY_SIZE) else kernel.HISTORY_SIZE
         hist = o.history.sized(int(hs)) if o.history is not None else np.zeros(1, np.int64)
         kil = o.killers.table if o.killers is not None else CompiledKillers().table
         self.c, self.G, self.E = c, G, E
-        self.S = (c, cfg, np.zeros(width, np.int64), np.zeros(width, np.int64), pv, pvl,
-                  np.zeros(P + 1, np.int8), hist, kil, tt, allowed)
-        self.pvt = _PVTable(pv, pvl)
+        self.S = (c, buf, hist, kil, tt)
+        self.pvt = _PVTable(buf, c)
 
     @property
     def root_first(self) -> Any:
