@@ -84,7 +84,7 @@ def _root_move(i, n, m, v):
     _HOOKS[-1][1](int(i), int(n), int(m), int(v))
 
 
-@jit(tag=_TAG)
+@jit(tag=_TAG, _nrt=False)
 def _stopped(c):
     """Limits and ``stop`` at a check point: set ``c[ABORT]`` when one is reached.
 
@@ -109,7 +109,7 @@ def _stopped(c):
     return False
 
 
-@jit(tag=_TAG)
+@jit(tag=_TAG, _nrt=False)
 def _term_value(G, c, r, ply):
     """A finished game (``r`` = winner 0/1, 2 a draw) scored for the side to move."""
     if r == 2:
@@ -118,7 +118,7 @@ def _term_value(G, c, r, ply):
     return v if r == game.side(G) else -v
 
 
-@jit(tag=_TAG)
+@jit(tag=_TAG, _nrt=False)
 def _from_tt(v, ply):
     if v >= MATE_BOUND:
         return v - ply
@@ -127,7 +127,7 @@ def _from_tt(v, ply):
     return v
 
 
-@jit(tag=_TAG)
+@jit(tag=_TAG, _nrt=False)
 def _tt_store(tt, key, depth, flag, value, move, ply):
     """gameai.search.tt.TranspositionTable.store: depth-preferred with ageing."""
     meta = tt[-1]
@@ -144,7 +144,7 @@ def _tt_store(tt, key, depth, flag, value, move, ply):
         key, depth, flag + 1, value, move, meta[T_AGE]
 
 
-@jit(tag=_TAG)
+@jit(tag=_TAG, _nrt=False)
 def _sort_desc(buf, sc, n0, n1):
     """Stable sort of ``buf[n0:n1]`` by decreasing key ``buf[sc + j]`` (Python's
     ``sort(reverse=True)``)."""
@@ -157,7 +157,7 @@ def _sort_desc(buf, sc, n0, n1):
         buf[j], buf[sc + j] = m, s
 
 
-@jit(tag=_TAG)
+@jit(tag=_TAG, _nrt=False)
 def _to_front(buf, n0, n1, m):
     """``if m in moves: moves.remove(m); moves.insert(0, m)``."""
     for j in range(n0, n1):
@@ -168,20 +168,26 @@ def _to_front(buf, n0, n1, m):
             return
 
 
-@jit(tag=_TAG)
+@jit(tag=_TAG, _nrt=False)
 def _keep_allowed(buf, n0, n1, c):
     """``[m for m in moves if m in allowed]`` (``allowed`` sorted, in ``c``): the new end."""
-    allowed = c[c[ALLOWED]:c[ALLOWED] + c[N_ALLOWED]]
+    a0, a1 = c[ALLOWED], c[ALLOWED] + c[N_ALLOWED]
     n = n0
     for j in range(n0, n1):
-        k = np.searchsorted(allowed, buf[j])
-        if k < len(allowed) and allowed[k] == buf[j]:
+        lo, hi = a0, a1                 # binary search
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if c[mid] < buf[j]:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < a1 and c[lo] == buf[j]:
             buf[n] = buf[j]
             n += 1
     return n
 
 
-@jit(tag=_TAG)
+@jit(tag=_TAG, _nrt=False)
 def _pv_set(buf, c, ply, m):
     """``pvt[ply] = (m,) + pvt[ply + 1]``."""
     w = c[PV_W]
@@ -189,10 +195,11 @@ def _pv_set(buf, c, ply, m):
     k = buf[sub]
     buf[row] = k + 1
     buf[row + 1] = m
-    buf[row + 2:row + 2 + k] = buf[sub + 1:sub + 1 + k]
+    for j in range(k):
+        buf[row + 2 + j] = buf[sub + 1 + j]
 
 
-@jit(tag=_TAG)
+@jit(tag=_TAG, _nrt=False)
 def qsearch(G, E, S, alpha, beta, ply, qd, top):
     """Captures only (``gen_noisy``), standing pat on the evaluation; in check with
     ``evasions``, every legal move and no stand pat."""
@@ -238,7 +245,7 @@ def qsearch(G, E, S, alpha, beta, ply, qd, top):
     return best
 
 
-@jit(tag=_TAG)
+@jit(tag=_TAG, _nrt=False)
 def negamax(G, E, S, depth, alpha, beta, ply, top):
     """The node (see the module docstring); moves go to ``buf`` from ``top`` on."""
     c, buf, hist, kil, tt = S

@@ -51,8 +51,8 @@ def load(state):
     ranks[:n + 1] = state._ranks
     keys = np.zeros(D + 2, np.uint64)
     keys[:n + 1] = [np.uint64(k) for k in state._keys]
-    return (p, prob, pw, tail, path, ranks, keys, np.zeros((D + 2, B), np.int64),
-            np.zeros(D + 2, np.int8), np.zeros(625, np.uint64))
+    return (p, prob, pw, tail, path, ranks, keys, np.zeros((D + 3, B), np.int64),
+            np.zeros(D + 2, np.int8), np.zeros(628, np.uint64))
 
 
 def evaluator(ev, state):
@@ -80,16 +80,16 @@ def _seed(mt, lo, neg):
     """``random.Random(x)`` for ``x`` with low 64 bits ``lo`` (``neg``: x < 0, |x| <= 2**64)."""
     if neg:
         lo = ~lo + np.uint64(1)                 # |x| (2**64 when lo == 0: three words)
-    words = np.zeros(3, np.uint64)
-    words[0], words[1] = lo & _M32, lo >> np.uint64(32)
-    nk = 1 if words[1] == 0 else 2
+    w = 625                                     # key words in mt[625:628] (no allocation:
+    mt[w], mt[w + 1], mt[w + 2] = lo & _M32, lo >> np.uint64(32), 0   # the core has no NRT)
+    nk = 1 if mt[w + 1] == 0 else 2
     if neg and lo == 0:
-        words[2], nk = 1, 3
+        mt[w + 2], nk = 1, 3
     _init_genrand(mt, np.uint64(19650218))
     i, j = 1, 0
     for _ in range(max(624, nk)):
         mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> np.uint64(30))) * np.uint64(1664525)))
-                 + words[j] + np.uint64(j)) & _M32
+                 + mt[w + j] + np.uint64(j)) & _M32
         i += 1
         j += 1
         if i >= 624:
@@ -164,13 +164,13 @@ def _mix(x):
 
 
 @jit
-def _goodness(G):
-    """Goodness ranks of the children at the current node (cached per level)."""
+def _goodness(G, m):
+    """Goodness rank of child ``m`` at the current node (the ranks cached per level)."""
     p, prob, _pw, _tail, _path, _ranks, keys, perms, pvalid, mt = G
     n = p[_N]
     perm = perms[n]
     if pvalid[n]:
-        return perm
+        return perm[m]
     B, kind = p[_B], p[_KIND]
     if kind == _BEST:
         for j in range(B):
@@ -189,7 +189,7 @@ def _goodness(G):
             best_at = 0
             if B != 1 and not _random(mt) < prob[0]:
                 best_at = 1 + _randbelow(mt, B - 1)
-            rest = np.empty(B - 1, np.int64)
+            rest = perms[len(perms) - 1]      # scratch row
             for j in range(B - 1):
                 rest[j] = j
             _shuffle(rest, B - 1, mt)
@@ -199,7 +199,7 @@ def _goodness(G):
             for j in range(best_at, B - 1):
                 perm[j + 1] = rest[j]
     pvalid[n] = 1
-    return perm
+    return perm[m]
 
 
 @jit
@@ -226,7 +226,7 @@ def gen_moves(G, buf, n0):
 def push(G, m):
     p, _prob, pw, _tail, path, ranks, keys, _perms, pvalid, _mt = G
     k = p[_N]
-    g = _goodness(G)[m]
+    g = _goodness(G, m)
     digit = g if k % 2 == 0 else p[_B] - 1 - g
     ranks[k + 1] = ranks[k] + digit * pw[k]
     keys[k + 1] = _mix(keys[k] ^ (np.uint64(m + 1) * np.uint64(0x100000001B3)))
