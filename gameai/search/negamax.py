@@ -57,7 +57,8 @@ class Searcher:
     ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
     (quiescence answers check with every evasion), ``mvv_lva``, ``mate_distance``,
     ``repetition`` (see :mod:`gameai.search.core`); ``clock`` (a game clock, see
-    :mod:`gameai.search.timeman`); callbacks ``on_iteration(row)`` and
+    :mod:`gameai.search.timeman`); ``backend`` (``python`` or ``compiled``: the numba core
+    of :mod:`gameai.compiled.core`, the same numbers); callbacks ``on_iteration(row)`` and
     ``on_root_move(index, count, move, value)``.
     """
 
