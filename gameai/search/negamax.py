@@ -200,9 +200,7 @@ class Searcher:
 
         core = Search
         if self.backend == "compiled":
-            from ..compiled.search import CompiledSearch, check_depth
-            if lim.depth is not None:
-                check_depth(self, lim.depth)
+            from ..compiled.search import CompiledSearch
             core = CompiledSearch
         # a clock or an outside stop is read at every node: overrun at most one node's work
         run = core(self, state, self.evaluator(state), stop_check, max_depth=max_depth,
