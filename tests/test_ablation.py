@@ -35,13 +35,19 @@ def test_verdict_rule():
 
 
 def test_ablation_runs_on_a_tiny_setting(tmp_path, monkeypatch):
-    monkeypatch.setattr(ablation, "QUICK", {"positions": 3, "depths": {"xiangqi": 2, "gomoku": 1, "renju": 1}})
+    # minimal trees stop one ply short of the Xiangqi searches, as --full's do
+    monkeypatch.setattr(ablation, "QUICK", {"positions": 3, "depths": {"xiangqi": 2, "gomoku": 1, "renju": 1},
+                                            "minimal": {"xiangqi": 1, "gomoku": 1, "renju": 1},
+                                            "backend": "python"})
     every = ablation.configs()
-    monkeypatch.setattr(ablation, "configs", lambda: [c for c in every if c["mode"] == "fixed" and not c["tt"]])
+    monkeypatch.setattr(ablation, "configs", lambda backend: [c for c in every if c["mode"] == "fixed" and not c["tt"]])
     claims = ablation.run(False, 1, tmp_path)
     assert {c.claim.split(":")[0] for c in claims} == set(suites.GAMES)
     table = __import__("pandas").read_parquet(tmp_path / "table.parquet")
-    assert (table.leaves >= table.minimal_leaves).all() and (table.nodes >= table.minimal_nodes).all()
+    has_min = table.minimal_nodes.notna()
+    assert set(table[~has_min].depth) == {2} and set(table[~has_min].game) == {"xiangqi"}
+    assert (table[has_min].leaves >= table[has_min].minimal_leaves).all()
+    assert (table[has_min].nodes >= table[has_min].minimal_nodes).all()
     assert np.isfinite(table[table.depth == 2].ebf).all()
     assert json.loads((tmp_path / "manifest.json").read_text())["config"]["suite_seed"] == suites.SEED
     assert (tmp_path / "figure.png").exists() and (tmp_path / "by_depth.png").exists()
