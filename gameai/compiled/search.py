@@ -139,6 +139,28 @@ class _PVTable:
         return tuple(int(m) for m in self.buf[row + 1:row + 1 + self.buf[row]])
 
 
+def warm_up(o, state, ev) -> None:
+    """Compile (or load from the disk cache) ``state``'s core before a search's clock
+    starts: numba compiles on the first call, and tens of seconds of compiling must not
+    be charged to a move's time. A one-node search on throwaway memories."""
+    core = load_core(kernel_for(state).__name__.rsplit(".", 1)[1])
+    if core.negamax.signatures:
+        return
+    import copy
+    scratch = copy.copy(o)
+    scratch.tt = CompiledTT(1) if o.tt is not None else None
+    if o.history is not None:
+        scratch.history = copy.copy(o.history)
+        scratch.history.table = np.zeros(0, np.int64)
+    scratch.killers = CompiledKillers() if o.killers is not None else None
+    run = CompiledSearch(scratch, state, ev, lambda nodes: True, max_depth=1, node_limit=1,
+                         check_every=1)
+    try:
+        run.negamax(1, -1, 1, 0)
+    except Abort:
+        pass
+
+
 class CompiledSearch:
     """One ``search`` call on the compiled core; the interface of :class:`gameai.search.core.Search`."""
 

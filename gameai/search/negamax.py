@@ -180,6 +180,9 @@ class Searcher:
         if not isinstance(max_depth, int) or not 1 <= max_depth <= MAX_DEPTH:
             raise SpecError(f"search depth must be an integer in [1, {MAX_DEPTH}], got {max_depth!r}")
         allowed = allowed_root_moves(state, root_moves)
+        if self.backend == "compiled":         # compiling is not the move's thinking time
+            from ..compiled.search import warm_up
+            warm_up(self, state, self.evaluator(state))
         t0 = time.perf_counter()
         deadline = t0 + time_limit if time_limit else None
         soft_deadline = t0 + soft_time if soft_time else None
