@@ -13,7 +13,18 @@ wins with an AND/OR depth-first search over threat moves only:
   Black is no reply: the forbidden-point trap). If it has a three (a point where one more
   stone makes two five-points), the replies are **every** point that stops all of its
   legal straight-four points (the line-local kill sets, intersected) **plus every four
-  the defender can make** (counter-fours). Otherwise there is no threat: the attack failed.
+  the defender can make** (counter-fours). Otherwise (VCT) the attacker's last move was
+  quiet: if the attacker, given a free move, has a VCF (a search after a pass), that VCF
+  is the threat and the replies are the points that can touch it (Allis, van den Herik &
+  Huntjens 1993; quintet's threat defences): the line's own points, the five-points it
+  ends on (plus, for a five-point forbidden to Black, every point up to five steps away
+  on its lines), the points where one more defender stone turns a defender reply of the
+  line into a four, and every four of the defender. With no VCF the attack failed.
+
+In VCT mode the attacker's moves are fours, threes, and up to ``QUIET_WIDTH`` quiet moves
+that make a new four-point (most first): the "VCF-threats" that fours-and-threes search
+misses. A defender move outside the VCF-threat's reply set neither occupies a point of
+the VCF nor makes a five-point it would have to answer, so the same fours still win.
 
 What a proven result means: the attacker wins by force, against every defence, in at
 most ``len(pv)`` plies (the value ``MATE - plies``). The defender sets are complete for
@@ -24,7 +35,8 @@ moves under Renju are judged by the game's own RIF judgement
 double-three; five beats a forbidden shape); five means exactly five where the rule says
 so (standard: both colours; renju: Black). One Renju corner is assumed rather than
 re-checked: a White stone played away from a three's line is taken not to turn that
-three's straight-four point forbidden through RIF's recursive three rule.
+three's straight-four point forbidden through RIF's recursive three rule (the same
+assumption covers a White stone far from a Black VCF-threat line).
 "Not proven" (value 0) says only that no win exists *within this threat space and
 depth*; it is not a proof that the position is not won.
 
@@ -51,7 +63,7 @@ from typing import Any, Callable
 
 from ..errors import SpecError
 from ..games.gomoku_lines import RULE_EXACT, analyse, kill, memo_for
-from ..games.gomoku_rules import BLACK, forbidden_at, maybe_forbidden
+from ..games.gomoku_rules import BLACK, EMPTY, WALL, forbidden_at, maybe_forbidden
 from ..games.protocol import fast_push
 from ..spec import Depth, Nodes, Seconds, TTSize
 from .stats import MATE, Limits, SearchResult, SearchStats
@@ -117,6 +129,18 @@ def order_by_threat(state, moves: list) -> list:
     return moves
 
 
+def _pass(state) -> None:
+    """A null move on a Gomoku position (the side to move changes, no stone): the game has
+    no public null move, so the threat search keeps its parity and key by hand."""
+    state.placed.append(-1)
+    state._key ^= state._zside
+
+
+def _unpass(state) -> None:
+    assert state.placed.pop() == -1
+    state._key ^= state._zside
+
+
 class ThreatSolver:
     """VCF/VCT prover over one Gomoku/Renju position (push/pop on the game itself).
 
@@ -128,10 +152,15 @@ class ThreatSolver:
         self.vct = vct
         self.tt_size = tt_size
         self.tt: dict[int, tuple[int, int, Any]] = {}
+        #: VCT only: the VCF prover that finds a quiet move's threat (its own TT: a VCF
+        #: failure says nothing about a VCT)
+        self.threat_vcf = ThreatSolver(vct=False, tt_size=tt_size) if vct else None
         self.reset_counters()
 
     def clear(self) -> None:
         self.tt.clear()
+        if self.threat_vcf is not None:
+            self.threat_vcf.clear()
 
     def reset_counters(self) -> None:
         self.nodes = self.leaves = self.terminals = self.interior = 0
@@ -190,17 +219,187 @@ class ThreatSolver:
                 common = ks if common is None else common & ks
         return None if common is None else sorted(common)
 
+    def _quiet_threats(self, a: int, fours: list[int], threes: list[int]) -> list[int]:
+        """Attacker moves that are neither fours nor threes but make a new four-point (a
+        "sword"): the quiet moves that may threaten a VCF, most new four-points first.
+        Pruning here only loses wins, never proves a false one (the defender node checks
+        the threat by a VCF search)."""
+        s = self.state
+        codes, cell_lines, memo, ex = s.line_codes, s.geo.cell_lines, self.memo, self.exact
+        digit = a + 1
+        skip = set(fours)
+        skip.update(threes)
+        scored = []
+        for p in s.legal_moves():
+            if p in skip:
+                continue
+            gain = 0
+            for lid, pw in cell_lines[p]:
+                c = codes[lid]
+                t0 = memo.get(c, _UNSET)
+                if t0 is _UNSET:
+                    t0 = memo[c] = analyse(c, ex)
+                c1 = c + digit * pw
+                t1 = memo.get(c1, _UNSET)
+                if t1 is _UNSET:
+                    t1 = memo[c1] = analyse(c1, ex)
+                n1 = len(t1[a][1]) if t1 is not None else 0
+                n0 = len(t0[a][1]) if t0 is not None else 0
+                if n1 > n0:
+                    gain += n1 - n0
+            if gain >= 1:
+                scored.append((-gain, p))
+        scored.sort()
+        return [p for _g, p in scored[:self.QUIET_WIDTH]]
+
+    #: at most this many quiet VCF-threat moves per attacker node (the best by new four-points)
+    QUIET_WIDTH = 30
+
+    def _vcf_threat_defences(self, a: int, plies: int, ply: int) -> list[int] | None:
+        """The defender's candidate replies when attacker ``a`` (not to move) threatens a
+        VCF of at most ``plies`` plies, or None when there is no such VCF.
+
+        The threat is found by a VCF search after a pass. Any defence must then touch that
+        VCF (Allis 1994; quintet's threat defences): its points, the five-points it ends
+        on (and, when it ends on a point forbidden to Black, that point's neighbours up to
+        five steps along each line, whose stones could lift the ban), the empty points
+        where one more defender stone makes one of the defender's replies in the line a
+        four (a counter-four during the VCF), and every four of the defender now (added
+        by the caller). A defender move elsewhere leaves the line valid: it changes no
+        point of it, creates no five-point the line would have to answer, and so the
+        attacker wins by the same fours. Returns None also when the line read back from
+        the prover's TT does not replay to a win (then nothing is claimed).
+        """
+        s = self.state
+        sub = self.threat_vcf
+        dfd = 1 - a
+        before = (sub.nodes, sub.leaves, sub.terminals, sub.interior, sub.probes, sub.hits, sub.ttcuts)
+        _pass(s)
+        line: list[int] = []
+        try:
+            n = sub.win_within(s, plies, ply, self.THREAT_BUDGET)
+            if n:
+                line = sub._line(s, n)
+            found = self._replay_threat(line, a, dfd) if line else None
+        finally:
+            _unpass(s)
+        after = (sub.nodes, sub.leaves, sub.terminals, sub.interior, sub.probes, sub.hits, sub.ttcuts)
+        dn, dl, dt, di, dp, dh, dc = (x - y for x, y in zip(after, before))
+        self.nodes += dn
+        self.leaves += dl
+        self.terminals += dt
+        self.interior += di
+        self.probes += dp
+        self.hits += dh
+        self.ttcuts += dc
+        if self.nodes >= self._next_check:
+            self._count_check()
+        return found
+
+    #: nodes one threat check (the VCF after a pass) may spend before it counts as no threat
+    THREAT_BUDGET = 2_000
+
+    def _replay_threat(self, line: list[int], a: int, dfd: int) -> list[int] | None:
+        """Play ``line`` (after the pass) and collect its defence points; None if it does
+        not end in a win for ``a``."""
+        s = self.state
+        push, pop = fast_push(s), s.pop
+        points: list[int] = list(line)
+        pushed = 0
+        won = False
+        try:
+            for i, m in enumerate(line):
+                if s.board[m] != EMPTY or s.result() is not None:
+                    break
+                push(m)
+                pushed += 1
+                if i % 2:                        # a defender reply: its counter-four eyes
+                    points += self._sword_eyes(m, dfd)
+            else:
+                r = s.result()
+                if r is not None:                # it ends on the five: its points are in it
+                    won = r.winner == a
+                elif s.to_move == dfd:
+                    scan = self._scan()
+                    fives = self._points(scan, a, 0)
+                    if not self._points(scan, dfd, 0) and fives:
+                        if len(fives) >= 2:
+                            points += fives
+                            won = True
+                        elif not self._legal(dfd, fives[0]):   # the forbidden-point trap
+                            points += fives + self._along(fives[0], 5)
+                            won = True
+        finally:
+            for _ in range(pushed):
+                pop()
+        if not won:
+            return None
+        out: list[int] = []
+        seen = set()
+        board = s.board
+        for p in points:
+            if p not in seen and board[p] == EMPTY:
+                seen.add(p)
+                out.append(p)
+        return out
+
+    def _sword_eyes(self, p: int, colour: int) -> list[int]:
+        """Empty points of every five-window through ``p`` holding three ``colour`` stones
+        and no other: one more stone there makes a four."""
+        b = self.state.board
+        n = len(b)
+        out = []
+        for d in self.state.dirs:
+            for k in range(-4, 1):
+                start = p + k * d
+                end = start + 4 * d
+                if not (0 <= start < n and 0 <= end < n):
+                    continue
+                own = 0
+                empties = []
+                for j in range(5):
+                    v = b[start + j * d]
+                    if v == colour:
+                        own += 1
+                    elif v == EMPTY:
+                        empties.append(start + j * d)
+                    else:
+                        own = -9
+                        break
+                if own == 3:
+                    out += empties
+        return out
+
+    def _along(self, p: int, steps: int) -> list[int]:
+        """Board points up to ``steps`` away from ``p`` along the four lines."""
+        b = self.state.board
+        n = len(b)
+        out = []
+        for d in self.state.dirs:
+            for sign in (1, -1):
+                q = p
+                for _ in range(steps):
+                    q += sign * d
+                    if not 0 <= q < n or b[q] == WALL:
+                        break
+                    out.append(q)
+        return out
+
     # ------------------------------------------------------------------ the search
+    def _count_check(self) -> None:
+        """Limits and stop, as :meth:`_count` checks them."""
+        self._next_check = self.nodes + self._every
+        if self._limit is not None and self.nodes < self._limit < self._next_check:
+            self._next_check = self._limit
+        if self._should_stop(self.nodes):
+            raise _Abort()
+
     def _count(self, ply: int) -> None:
         self.nodes += 1
         if ply > self.seldepth:
             self.seldepth = ply
         if self.nodes >= self._next_check:
-            self._next_check = self.nodes + self._every
-            if self._limit is not None and self.nodes < self._limit < self._next_check:
-                self._next_check = self._limit
-            if self._should_stop(self.nodes):
-                raise _Abort()
+            self._count_check()
 
     def _probe(self, k: int, d: int) -> int | None:
         """A TT answer usable with ``d`` plies left (win length or 0), else None."""
@@ -250,7 +449,9 @@ class ThreatSolver:
             moves = [m for m in straights if self._legal(a, m)]
             moves += [m for m in fours if m not in straights and self._legal(a, m)]
             if self.vct and d >= 5:
-                moves += [m for m in self._points(scan, a, 3) if m not in fours and self._legal(a, m)]
+                threes = [m for m in self._points(scan, a, 3) if m not in fours and self._legal(a, m)]
+                moves += threes
+                moves += [m for m in self._quiet_threats(a, fours, threes) if self._legal(a, m)]
         if not moves:
             self.leaves += 1
             self._store(k, FAIL, d, None)
@@ -294,13 +495,15 @@ class ThreatSolver:
                 return 2
         else:
             defences = self._three_defences(scan, a) if self.vct else None
+            if defences is None and self.vct and d >= 4:   # a quiet move: does it threaten a VCF?
+                defences = self._vcf_threat_defences(a, d - 1, ply)
             if defences is None or d < 4:
                 self.leaves += 1
                 self._store(k, FAIL, d, None)
                 return 0
             counters = [m for m in self._points(scan, dfd, 1) if self._legal(dfd, m)]
             replies = counters + [m for m in defences if m not in counters and self._legal(dfd, m)]
-            if not replies:                     # nothing stops the straight four
+            if not replies:                     # nothing stops the straight four (or the VCF)
                 self.terminals += 1
                 self._store(k, WIN, 4, None)
                 return 4
@@ -484,7 +687,11 @@ class ThreatPart:
       then a VCT of up to ``vct_depth`` plies, each within ``root_nodes``; a proven win
       is played at once with its line as the PV;
     * after each root move (ply 1): a VCT of up to ``vct_depth`` plies for the opponent,
-      within ``reply_nodes``; a root move that allows one is scored as lost;
+      within ``reply_nodes``; a root move that allows one is scored as lost. These checks
+      run only when the opponent has a VCT after a pass of ours (one search at the root):
+      a stone of ours only blocks the opponent's lines and adds our counter-fours, so
+      without that threat no root move allows one (heuristic in Renju, where a Black
+      move may make a Black defence point forbidden);
     * at the horizon, before the static evaluation: a VCF of up to ``depth`` plies for
       the side to move; a proven win is scored ``MATE - (ply + its plies)``, so the
       alpha-beta tree sees wins (and, one ply up, losses) beyond its nominal depth.
@@ -502,6 +709,9 @@ class ThreatPart:
         self.vct = ThreatSolver(vct=True)
         self._at_horizon = [(self.vcf, depth)] + ([(self.vct, horizon_vct)] if horizon_vct else [])
         self.nodes = 0
+        #: set by :meth:`root`: False when the opponent has no VCT even after a pass of
+        #: ours, so no root move can allow one and :meth:`reply` has nothing to check
+        self.opponent_threat = True
 
     def new_game(self) -> None:
         self.vcf.clear()
@@ -515,6 +725,7 @@ class ThreatPart:
         ``should_stop(nodes)`` (the search's time and ``stop`` check) is asked every 256
         nodes. A win whose first move is not in ``allowed`` (when given) is not played.
         """
+        self.opponent_threat = True
         if not hasattr(state, "line_codes"):
             return 0, []
         budget = self.root_nodes if node_limit is None else min(self.root_nodes, node_limit)
@@ -528,11 +739,24 @@ class ThreatPart:
             self.nodes += solver.nodes
             if n and line and (allowed is None or line[0] in allowed):
                 return n, line
+        left = min(budget - self.nodes, self.reply_nodes)
+        if left > 0 and not should_stop(0):     # would the opponent win if we passed?
+            sv = self.vct
+            before = sv.nodes
+            _pass(state)
+            try:
+                self.opponent_threat = bool(sv.win_within(state, self.vct_depth, 1, left)) or \
+                    sv.nodes - before >= left    # budget spent: unknown, keep checking
+            finally:
+                _unpass(state)
+            self.nodes += sv.nodes - before
         return 0, []
 
     def reply(self, state, ply: int) -> int:
         """Plies to a proven VCT win for the side to move just after a root move, or 0:
         the root move that allows it loses (the defensive half of threat search)."""
+        if not self.opponent_threat:            # no VCT even with a free move: none after ours
+            return 0
         sv = self.vct
         before = sv.nodes
         n = sv.win_within(state, self.vct_depth, ply, self.reply_nodes)
