@@ -249,3 +249,31 @@ def test_threat_part_at_the_root_respects_the_node_limit():
             assert 0 < used[limit] <= limit // 2
             assert r.stats.nodes + used[limit] <= limit
     assert used[None] > 400 // 2
+
+
+@pytest.mark.parametrize("name", ["renjuportal-2990", "vcf-counter"])
+def test_a_defence_off_the_vcf_proof_does_not_stop_the_win(name):
+    """proof_points of a VCF: a defender stone on none of its points, not a four and making
+    no new four-point of its own, leaves the attacker's win in place (the dependency
+    argument; for VCT proofs the alpha-beta reply check uses it only as a heuristic)."""
+    from gameai.search.threats import ThreatSolver, _pass, _unpass
+    p = BY_NAME[name]
+    n = 2 * p["attacks"] + 1
+    s = load(p)
+    sv = ThreatSolver(vct=False)
+    assert sv.win_within(s, n, 0, deepen=True) == n
+    points = sv.proof_points(s)
+    assert points and s.move_str(sv.tt[s.key << 1 | 1][2]) in {s.move_str(q) for q in points}
+    defender_fours = set(sv._points(sv._scan(), 1 - s.to_move, 1))
+    _pass(s)                                          # the defender to move
+    try:
+        off = [m for m in s.legal_moves() if m not in points and m not in defender_fours
+               and not sv.new_four_points(s.to_move, m)]
+        rng = random.Random(1)
+        for m in rng.sample(off, min(12, len(off))):
+            s.push(m)
+            r = gameai.make_searcher(f"vcf(depth={n})").search(s)
+            s.pop()
+            assert r.value and MATE - r.value <= n, s.move_str(m)
+    finally:
+        _unpass(s)

@@ -81,13 +81,14 @@ def scan(state, memo: dict | None = None, exact: tuple[bool, bool] | None = None
     if exact is None:
         exact = RULE_EXACT[state.rule]
         memo = memo_for(exact)
-    out = []
-    for lid, code in enumerate(state.line_codes):
-        t = memo.get(code, _UNSET)
-        if t is _UNSET:
-            t = memo[code] = analyse(code, exact)
-        if t is not None:
-            out.append((lid, code, t))
+    codes = state.line_codes
+    get = memo.get
+    out = [(lid, code, t) for lid, code in enumerate(codes) if (t := get(code, _UNSET)) is not None]
+    if any(t is _UNSET for _l, _c, t in out):    # new line codes: fill the memo, read again
+        for code in codes:
+            if code not in memo:
+                memo[code] = analyse(code, exact)
+        out = [(lid, code, t) for lid, code in enumerate(codes) if (t := memo[code]) is not None]
     return out
 
 
@@ -152,6 +153,8 @@ class ThreatSolver:
         self.vct = vct
         self.tt_size = tt_size
         self.tt: dict[int, tuple[int, int, Any]] = {}
+        self._scans: dict[int, list] = {}
+        self._kind: tuple | None = None          # (rule, size) the TT and scans belong to
         #: VCT only: the VCF prover that finds a quiet move's threat (its own TT: a VCF
         #: failure says nothing about a VCT)
         self.threat_vcf = ThreatSolver(vct=False, tt_size=tt_size) if vct else None
@@ -159,6 +162,7 @@ class ThreatSolver:
 
     def clear(self) -> None:
         self.tt.clear()
+        self._scans.clear()
         if self.threat_vcf is not None:
             self.threat_vcf.clear()
 
@@ -172,13 +176,28 @@ class ThreatSolver:
         if not hasattr(state, "line_codes"):
             raise SpecError(f"threat search needs a gomoku/renju game, got {getattr(state, 'name', state)!r}")
         self.state = state
+        kind = (state.rule, state.size)
+        if kind != self._kind:                   # keys are only unique within one rule and size
+            self._kind = kind
+            self.tt.clear()
+            self._scans.clear()
         self.exact = RULE_EXACT[state.rule]
         self.memo = memo_for(self.exact)
         self.lines = state.geo.lines
         self.renju = state.rule == "renju"
 
     def _scan(self):
-        return scan(self.state, self.memo, self.exact)
+        """The position's threat lines, kept by key (iterative deepening revisits positions)."""
+        k = self.state.key
+        out = self._scans.get(k)
+        if out is None:
+            if len(self._scans) >= self.SCAN_CACHE:
+                self._scans.clear()
+            out = self._scans[k] = scan(self.state, self.memo, self.exact)
+        return out
+
+    #: positions whose scan is kept (a few hundred bytes each)
+    SCAN_CACHE = 1 << 16
 
     def _legal(self, colour: int, m: int) -> bool:
         """Renju: may ``colour`` play ``m``? (Only Black is restricted.)"""
@@ -224,33 +243,39 @@ class ThreatSolver:
         "sword"): the quiet moves that may threaten a VCF, most new four-points first.
         Pruning here only loses wins, never proves a false one (the defender node checks
         the threat by a VCF search)."""
-        s = self.state
-        codes, cell_lines, memo, ex = s.line_codes, s.geo.cell_lines, self.memo, self.exact
-        digit = a + 1
         skip = set(fours)
         skip.update(threes)
         scored = []
-        for p in s.legal_moves():
-            if p in skip:
-                continue
-            gain = 0
-            for lid, pw in cell_lines[p]:
-                c = codes[lid]
-                t0 = memo.get(c, _UNSET)
-                if t0 is _UNSET:
-                    t0 = memo[c] = analyse(c, ex)
-                c1 = c + digit * pw
-                t1 = memo.get(c1, _UNSET)
-                if t1 is _UNSET:
-                    t1 = memo[c1] = analyse(c1, ex)
-                n1 = len(t1[a][1]) if t1 is not None else 0
-                n0 = len(t0[a][1]) if t0 is not None else 0
-                if n1 > n0:
-                    gain += n1 - n0
-            if gain >= 1:
-                scored.append((-gain, p))
+        for p in self.state.legal_moves():
+            if p not in skip:
+                gain = self.new_four_points(a, p)
+                if gain:
+                    scored.append((-gain, p))
         scored.sort()
         return [p for _g, p in scored[:self.QUIET_WIDTH]]
+
+    def new_four_points(self, colour: int, p: int, placed: bool = False) -> int:
+        """How many new four-points (places where one more stone makes a four) a stone of
+        ``colour`` at the empty point ``p`` creates, on the lines through ``p``
+        (``placed``: the stone is already there; count what it created)."""
+        s = self.state
+        codes, memo, ex = s.line_codes, self.memo, self.exact
+        digit = colour + 1
+        gain = 0
+        for lid, pw in s.geo.cell_lines[p]:
+            c = codes[lid] - digit * pw if placed else codes[lid]
+            t0 = memo.get(c, _UNSET)
+            if t0 is _UNSET:
+                t0 = memo[c] = analyse(c, ex)
+            c1 = c + digit * pw
+            t1 = memo.get(c1, _UNSET)
+            if t1 is _UNSET:
+                t1 = memo[c1] = analyse(c1, ex)
+            n1 = len(t1[colour][1]) if t1 is not None else 0
+            n0 = len(t0[colour][1]) if t0 is not None else 0
+            if n1 > n0:
+                gain += n1 - n0
+        return gain
 
     #: at most this many quiet VCF-threat moves per attacker node (the best by new four-points)
     QUIET_WIDTH = 30
@@ -481,32 +506,10 @@ class ThreatSolver:
         v = self._probe(k, d)
         if v is not None:
             return v
-        scan = self._scan()
-        if self._points(scan, dfd, 0):          # the defender makes five
-            self.terminals += 1
-            self._store(k, FAIL, d, None)
-            return 0
-        fives = self._points(scan, a, 0)
-        if fives:
-            replies = [m for m in fives if self._legal(dfd, m)]
-            if not replies:                     # unstoppable (two fours, or forbidden block)
-                self.terminals += 1
-                self._store(k, WIN, 2, None)
-                return 2
-        else:
-            defences = self._three_defences(scan, a) if self.vct else None
-            if defences is None and self.vct and d >= 4:   # a quiet move: does it threaten a VCF?
-                defences = self._vcf_threat_defences(a, d - 1, ply)
-            if defences is None or d < 4:
-                self.leaves += 1
-                self._store(k, FAIL, d, None)
-                return 0
-            counters = [m for m in self._points(scan, dfd, 1) if self._legal(dfd, m)]
-            replies = counters + [m for m in defences if m not in counters and self._legal(dfd, m)]
-            if not replies:                     # nothing stops the straight four (or the VCF)
-                self.terminals += 1
-                self._store(k, WIN, 4, None)
-                return 4
+        replies = self._replies(d, ply)
+        if replies.__class__ is int:            # decided here: 0 failed, else plies to the win
+            self._store(k, WIN if replies else FAIL, replies or d, None)
+            return replies
         self.interior += 1
         push, pop = fast_push(s), s.pop
         worst, worst_move = 0, None
@@ -525,6 +528,115 @@ class ThreatSolver:
                 worst, worst_move = n, m
         self._store(k, WIN, worst + 1, worst_move)
         return worst + 1
+
+    def _replies(self, d: int, ply: int) -> list[int] | int:
+        """The defender's replies with ``d`` plies left (module docstring), or the node's
+        value when it is decided without them: 0 (the attack failed) or plies to the win."""
+        s = self.state
+        dfd = s.to_move
+        a = 1 - dfd
+        scan = self._scan()
+        if self._points(scan, dfd, 0):          # the defender makes five
+            self.terminals += 1
+            return 0
+        fives = self._points(scan, a, 0)
+        if fives:
+            replies = [m for m in fives if self._legal(dfd, m)]
+            if not replies:                     # unstoppable (two fours, or forbidden block)
+                self.terminals += 1
+                return 2
+            return replies
+        defences = self._three_defences(scan, a) if self.vct else None
+        if defences is None and self.vct and d >= 4:   # a quiet move: does it threaten a VCF?
+            defences = self._vcf_threat_defences(a, d - 1, ply)
+        if defences is None or d < 4:
+            self.leaves += 1
+            return 0
+        counters = [m for m in self._points(scan, dfd, 1) if self._legal(dfd, m)]
+        replies = counters + [m for m in defences if m not in counters and self._legal(dfd, m)]
+        if not replies:                         # nothing stops the straight four (or the VCF)
+            self.terminals += 1
+            return 4
+        return replies
+
+    def _threat_cells(self, m: int, a: int) -> list[int]:
+        """Empty points up to five steps from ``m`` on the lines through it where ``a`` now
+        has a five-point or a straight-four point: a stone there changes that threat
+        (blocks one side of a three, so that its defences change)."""
+        s = self.state
+        b, n = s.board, len(s.board)
+        cells = []
+        for lid, _pw in s.geo.cell_lines[m]:
+            t = self.memo.get(s.line_codes[lid])
+            if t is None or not (t[a][0] or t[a][2]):
+                continue
+            line = self.lines[lid]
+            d = line[1] - line[0]
+            for sign in (1, -1):
+                q = m
+                for _ in range(5):
+                    q += sign * d
+                    if not 0 <= q < n or b[q] == WALL:
+                        break
+                    if b[q] == EMPTY:
+                        cells.append(q)
+        return cells
+
+    def proof_points(self, state, max_nodes: int = 5_000) -> set[int] | None:
+        """Every point of the proof tree of the win just proven for the side to move of
+        ``state`` (its moves, every defender reply and the points that would make one a
+        four, the final five-points), read back from the TT; None when part of it is
+        missing or it has more than ``max_nodes`` nodes.
+
+        A defender move on none of these points leaves every line of the proof as it was
+        (the dependency argument of Allis, van den Herik & Huntjens 1993), so the same
+        proof still wins after it (up to the counter-four and Renju caveats above).
+        """
+        self._bind(state)
+        self._should_stop, self._every, self._limit = (lambda n: False), 1 << 62, None
+        self._next_check = 1 << 62
+        s = state
+        push, pop = fast_push(s), s.pop
+        points: set[int] = set()
+        walked = [0]
+
+        def attack() -> None:
+            e = self.tt.get(s.key << 1 | 1)
+            if e is None or e[0] != WIN or e[2] is None or s.board[e[2]] != EMPTY:
+                raise _Abort()
+            points.add(e[2])
+            push(e[2])
+            try:
+                if s.result() is None:
+                    points.update(self._threat_cells(e[2], 1 - s.to_move))
+                    defend(e[1] - 1)
+            finally:
+                pop()
+
+        def defend(d: int) -> None:
+            walked[0] += 1
+            if walked[0] > max_nodes:
+                raise _Abort()
+            replies = self._replies(d, 0)
+            if replies.__class__ is int:
+                if not replies:
+                    raise _Abort()
+                points.update(self._points(self._scan(), 1 - s.to_move, 0))
+                return
+            for m in replies:
+                points.add(m)
+                push(m)
+                try:                             # a stone there would make this reply a four
+                    points.update(self._sword_eyes(m, 1 - s.to_move))
+                    attack()
+                finally:
+                    pop()
+
+        try:
+            attack()
+        except (_Abort, RecursionError):
+            return None
+        return points
 
     # ------------------------------------------------------------------ driving it
     def solve(self, state, max_plies: int, should_stop: Callable[[int], bool] | None = None,
@@ -556,22 +668,33 @@ class ThreatSolver:
                 state.pop()
         return 0, [], done
 
-    def win_within(self, state, max_plies: int, ply: int = 0, budget: int | None = None) -> int:
-        """One fixed-limit attack (no deepening): win length or 0. For use inside other
-        searches; with ``budget`` it gives up (0) after that many nodes."""
+    def win_within(self, state, max_plies: int, ply: int = 0, budget: int | None = None,
+                   deepen: bool = False) -> int:
+        """An attack with at most ``max_plies`` plies: win length or 0. For use inside other
+        searches; with ``budget`` it gives up (0) after that many nodes; ``deepen`` tries
+        the limits 1, 3, ... first (short wins cheaply, before a deep search runs out)."""
         self._bind(state)
+        limits = range(1 if max_plies % 2 else 2, max_plies + 1, 2) if deepen else (max_plies,)
         if budget is None:
             self._should_stop = lambda n: False
             self._every, self._limit = 1 << 62, None
             self._next_check = 1 << 62
-            return self._attack(max_plies, ply)
+            for d in limits:
+                n = self._attack(d, ply)
+                if n:
+                    return n
+            return 0
         stop_at = self.nodes + budget
         self._should_stop = lambda n: n >= stop_at
         self._every, self._limit = budget, stop_at
         self._next_check = stop_at
         base = len(state.move_stack)
         try:
-            return self._attack(max_plies, ply)
+            for d in limits:
+                n = self._attack(d, ply)
+                if n:
+                    return n
+            return 0
         except _Abort:
             while len(state.move_stack) > base:
                 state.pop()
@@ -687,8 +810,14 @@ class ThreatPart:
       then a VCT of up to ``vct_depth`` plies, each within ``root_nodes``; a proven win
       is played at once with its line as the PV;
     * after each root move (ply 1): a VCT of up to ``vct_depth`` plies for the opponent,
-      within ``reply_nodes``; a root move that allows one is scored as lost. These checks
-      run only when the opponent has a VCT after a pass of ours (one search at the root):
+      within ``reply_nodes`` (once per root move and search); a root move that allows one
+      is scored as lost. These checks run only when the opponent has a VCT after a pass of
+      ours (one search at the root, within ``pass_nodes``), and a root move on no point
+      of that proof that is not a four and makes no new four-point of ours (which could
+      give us a counter-four the proof did not meet) is scored lost without a search. For
+      a VCF proof that is the dependency argument; for a VCT proof it is a heuristic (a
+      stone that makes a new four-point only together with a later reply, or that changes
+      which points stop a three, can still refute it);
       a stone of ours only blocks the opponent's lines and adds our counter-fours, so
       without that threat no root move allows one (heuristic in Renju, where a Black
       move may make a Black defence point forbidden);
@@ -701,10 +830,10 @@ class ThreatPart:
     them as ``threat_nodes``, apart from the alpha-beta counters).
     """
 
-    def __init__(self, depth: int = 7, vct_depth: int = 7, root_nodes: int = 20_000,
-                 horizon_vct: int = 0, reply_nodes: int = 2_000) -> None:
+    def __init__(self, depth: int = 7, vct_depth: int = 7, root_nodes: int = 5_000,
+                 horizon_vct: int = 0, reply_nodes: int = 6_000, pass_nodes: int = 4_000) -> None:
         self.depth, self.vct_depth = depth, vct_depth
-        self.root_nodes, self.reply_nodes = root_nodes, reply_nodes
+        self.root_nodes, self.reply_nodes, self.pass_nodes = root_nodes, reply_nodes, pass_nodes
         self.vcf = ThreatSolver(vct=False)
         self.vct = ThreatSolver(vct=True)
         self._at_horizon = [(self.vcf, depth)] + ([(self.vct, horizon_vct)] if horizon_vct else [])
@@ -712,6 +841,8 @@ class ThreatPart:
         #: set by :meth:`root`: False when the opponent has no VCT even after a pass of
         #: ours, so no root move can allow one and :meth:`reply` has nothing to check
         self.opponent_threat = True
+        self._replies: dict[int, int] = {}      # this search's reply checks, by position
+        self._touch: set[int] | None = None     # points of the opponent's proof after a pass
 
     def new_game(self) -> None:
         self.vcf.clear()
@@ -721,11 +852,15 @@ class ThreatPart:
              allowed: list | None = None) -> tuple[int, list[int]]:
         """A proven win for the side to move at the root: ``(plies, line)`` or ``(0, [])``.
 
-        Both solvers together visit at most ``root_nodes`` (and ``node_limit``) nodes;
+        Both solvers together visit at most ``root_nodes`` (and ``node_limit``) nodes, the
+        opponent's VCT after a pass (see the class docstring) at most ``pass_nodes``
+        (and what is left of ``node_limit``);
         ``should_stop(nodes)`` (the search's time and ``stop`` check) is asked every 256
         nodes. A win whose first move is not in ``allowed`` (when given) is not played.
         """
         self.opponent_threat = True
+        self._replies.clear()
+        self._touch = None
         if not hasattr(state, "line_codes"):
             return 0, []
         budget = self.root_nodes if node_limit is None else min(self.root_nodes, node_limit)
@@ -739,14 +874,18 @@ class ThreatPart:
             self.nodes += solver.nodes
             if n and line and (allowed is None or line[0] in allowed):
                 return n, line
-        left = min(budget - self.nodes, self.reply_nodes)
+        left = self.pass_nodes if node_limit is None else \
+            min(node_limit - self.nodes, self.pass_nodes)
         if left > 0 and not should_stop(0):     # would the opponent win if we passed?
             sv = self.vct
             before = sv.nodes
             _pass(state)
-            try:
-                self.opponent_threat = bool(sv.win_within(state, self.vct_depth, 1, left)) or \
-                    sv.nodes - before >= left    # budget spent: unknown, keep checking
+            try:                                 # (not found within the budget: as no threat)
+                n = self.opponent_threat = sv.win_within(state, self.vct_depth, 1, left, True)
+                if n:                            # the root moves that can touch its proof
+                    self._touch = sv.proof_points(state)
+                    if self._touch is not None:
+                        self._touch.update(sv._points(sv._scan(), state.to_move ^ 1, 1))
             finally:
                 _unpass(state)
             self.nodes += sv.nodes - before
@@ -757,10 +896,16 @@ class ThreatPart:
         the root move that allows it loses (the defensive half of threat search)."""
         if not self.opponent_threat:            # no VCT even with a free move: none after ours
             return 0
-        sv = self.vct
-        before = sv.nodes
-        n = sv.win_within(state, self.vct_depth, ply, self.reply_nodes)
-        self.nodes += sv.nodes - before
+        if self._touch is not None and state.move_stack and state.move_stack[-1] not in self._touch \
+                and not self.vct.new_four_points(1 - state.to_move, state.move_stack[-1], True):
+            return self.opponent_threat          # the opponent's proof after a pass still holds
+        n = self._replies.get(state.key)        # asked again in every iteration
+        if n is None:
+            sv = self.vct
+            before = sv.nodes
+            n = self._replies[state.key] = sv.win_within(state, self.vct_depth, ply,
+                                                         self.reply_nodes, True)
+            self.nodes += sv.nodes - before
         return n
 
     def horizon(self, state, ply: int) -> int:
