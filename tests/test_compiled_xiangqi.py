@@ -183,17 +183,19 @@ def test_perpetual_check_and_repetition_draw_past_the_root(kernel):
     assert K.result(K.load(s)) == 2 == code_of(s.result())
 
 
-def test_repeated_reads_the_history_like_python(kernel):
-    """With a FEN clock larger than the history, Python's ``repeated()`` slices
-    ``hist[len - clock:]`` with a negative start; the kernel gives the same answers."""
+def test_repeated_with_a_fen_clock_beyond_the_history(kernel):
+    """A FEN clock larger than the moves the game object knows: a position repeated
+    four plies later is a repetition (once slicing ``hist[len - clock:]`` with a negative
+    start missed it), and the kernel agrees with Python at every ply."""
     for clock in (0, 3, 30):
         s = gameai.load_game("xiangqi", fen=f"{REPETITION_FEN} - - {clock} 1")
         G = K.load(s)
-        for mv in "a0a1 e9e8 a1a0 e8e9 a0a1 e9e8".split():
+        for i, mv in enumerate("a0a1 e9e8 a1a0 e8e9 a0a1 e9e8".split()):
             m = s.parse_move(mv)
             s.push(m)
             K.push(G, m)
             assert K.repeated(G) == s.repeated() and K.result(G) == code_of(s.result())
+            assert s.repeated() == (i >= 3)      # the start position again after 4 plies
 
 
 def test_move_limit_and_no_limit(kernel):

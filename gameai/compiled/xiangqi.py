@@ -586,17 +586,15 @@ def _repetition_outcome(G, lo) -> int:
 
 @jit(_nrt=False)
 def repeated(G) -> bool:
-    """Has this position (same side to move) occurred since the last capture? Python's
-    ``hist[len(hist) - clock:]`` slice, negative start included, is reproduced."""
+    """Has this position (same side to move) occurred since the last capture (or since
+    the first position known, when the FEN's clock reaches further back)?"""
     clock = G[I_CLOCK]
     if clock < 4:
         return False
     n = G[I_N]
     lo = n - clock
     if lo < 0:
-        lo += n
-        if lo < 0:
-            lo = 0
+        lo = 0
     k = G[I_KEY]
     for i in range(lo, n):
         if G[U0 + i * U_SIZE + U_KEY] == k:

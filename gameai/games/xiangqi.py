@@ -488,8 +488,8 @@ class Xiangqi(CheckedPush):
         clock = self._clock
         if clock < 4:
             return False
-        hist = self._hist
-        return self._key in hist[len(hist) - clock:]
+        hist = self._hist       # a FEN clock may exceed the moves this game object knows
+        return self._key in hist[max(0, len(hist) - clock):]
 
     def mvv_lva(self, move: int) -> int:
         """Capture order: victim's material first, then the cheaper attacker; 0 if quiet."""
