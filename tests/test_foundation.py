@@ -90,3 +90,13 @@ def test_cli_list_and_perft(capsys):
     assert main(["perft", "--game", "tictactoe", "--depth", "2"]) == 0
     assert "depth 2: 72" in capsys.readouterr().out
     assert main(["perft", "--game", "nosuchgame", "--depth", "1"]) == 2
+
+
+def test_cli_perft_on_the_compiled_backend(capsys):
+    from gameai.cli import main
+    assert main(["perft", "--game", "xiangqi", "--depth", "3", "--backend", "compiled"]) == 0
+    out = capsys.readouterr().out
+    assert "depth 2: 1920" in out and "depth 3: 79666" in out     # the published counts
+    assert main(["perft", "--game", "connect4", "--depth", "1", "--backend", "compiled"]) == 2  # no kernel
+    assert main(["perft", "--game", "xiangqi", "--depth", "1", "--divide",
+                 "--backend", "compiled"]) == 2

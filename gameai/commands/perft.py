@@ -14,12 +14,16 @@ def add_parser(sub):
     p.add_argument("--depth", type=int, default=3, help="plies to count (default 3)")
     p.add_argument("--divide", action="store_true", help="print the count under each root move")
     p.add_argument("--bulk", action="store_true", help="use the game's bulk counting if it has one")
+    p.add_argument("--backend", choices=("python", "compiled"), default="python",
+                   help="python (the reference) or compiled (numba kernel; same counts)")
     return p
 
 
 def run(args) -> int:
     if args.depth < 0:
         raise SpecError(f"perft depth must be >= 0, got {args.depth}")
+    if args.divide and args.backend != "python":
+        raise SpecError("perft --divide runs on the python backend only")
     state = game_from_args(args)
     t0 = time.perf_counter()
     if args.divide:
@@ -32,7 +36,7 @@ def run(args) -> int:
         total = 1  # depth 0: the position itself
         for d in range(1, args.depth + 1):
             t = time.perf_counter()
-            total = perft(state, d, bulk=args.bulk)
+            total = perft(state, d, bulk=args.bulk, backend=args.backend)
             dt = time.perf_counter() - t
             print(f"depth {d}: {total} ({dt:.3f} s, {total / max(dt, 1e-9):,.0f} leaves/s)")
     print(f"total: {total} in {time.perf_counter() - t0:.3f} s")
