@@ -135,6 +135,9 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     suite = {g: list(suites.load(g).items())[:setting["positions"]] for g in GAMES}
     cells = [(g, name, spec, d) for g in GAMES for name, spec in suite[g] for d in depths[g]]
     cfgs = configs(setting["backend"])
+    if setting["backend"] != "python":      # compile each game's core once, here, so the
+        for g in GAMES:                      # workers load it from the disk cache
+            _search(g, *suite[g][0], 1, cfgs[0])
     jobs = [delayed(_minimal)(*c) for c in cells if c[3] <= setting["minimal"][c[0]]]
     jobs += [delayed(_search)(*c, cfg) for c in cells for cfg in cfgs]
     par = Parallel(n_jobs=-1, return_as="generator", batch_size=8)

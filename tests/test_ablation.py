@@ -34,13 +34,14 @@ def test_verdict_rule():
     assert intervals.geo_ci([2, 2, 2])[1:] == pytest.approx((2, 2))
 
 
-def test_ablation_runs_on_a_tiny_setting(tmp_path, monkeypatch):
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_ablation_runs_on_a_tiny_setting(tmp_path, monkeypatch, backend):
     # minimal trees stop one ply short of the Xiangqi searches, as --full's do
     monkeypatch.setattr(ablation, "QUICK", {"positions": 3, "depths": {"xiangqi": 2, "gomoku": 1, "renju": 1},
                                             "minimal": {"xiangqi": 1, "gomoku": 1, "renju": 1},
-                                            "backend": "python"})
-    every = ablation.configs()
-    monkeypatch.setattr(ablation, "configs", lambda backend: [c for c in every if c["mode"] == "fixed" and not c["tt"]])
+                                            "backend": backend})
+    every = ablation.configs(backend)
+    monkeypatch.setattr(ablation, "configs", lambda b: [c for c in every if c["mode"] == "fixed" and not c["tt"]])
     claims = ablation.run(False, 1, tmp_path)
     assert {c.claim.split(":")[0] for c in claims} == set(suites.GAMES)
     table = __import__("pandas").read_parquet(tmp_path / "table.parquet")
