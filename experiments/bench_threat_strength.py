@@ -1,0 +1,159 @@
+"""gameai bench threat_strength: the threat player against the same searcher without threats.
+
+Issue 11 item 5 (Gomoku half): "the VCF/VCT-enabled player wins at least 90% against
+today's best alpha-beta player". For each rule (``--rules gomoku renju``) one match of
+``--games`` games through the tournament machinery (random openings of
+``--opening-plies`` plies, each played twice with colours swapped), the threat player
+(:data:`THREAT`) against the plain one (:data:`PLAIN`), both on ``--backend``.
+
+Printed per rule: W-D-L, the point score with its Wilson 95% interval (draws half a
+point), the trinomial and pentanomial Elo with their 95% errors, the mean seconds per
+move of each side, and for every game the threat player lost a short diagnosis, read
+back from the records: the game's length, the first ply from which the winner's moves
+to the end were a proven VCF or VCT (searched backwards over the winner's turns with
+``vcf``/``vct`` at ``--diag-depth`` plies, ``--diag-time`` seconds each, until one is
+not proven), that win's length, and the threat player's own value for its last move
+before it (a mate score there means it saw the loss coming).
+
+**Decision rule** (fixed before the games): per rule, the goal is **met** iff the point
+score is at least 90%; the Wilson interval's lower bound is printed beside it and says
+how far 20 games can vouch for that (19 of 20 has a lower bound near 76%). A benchmark,
+not a test: figures go to the README with this command and the commit they ran on.
+
+    gameai bench threat_strength -- --games 20 --seed 11 --jobs 2
+    gameai bench threat_strength -- --rules renju --backend compiled --out DIR
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+from pathlib import Path
+
+#: the searchers compared: the same NegaScout, with and without the threat part
+BASE = "negascout(depth=3,tt=true,history=true,id=true{extra}{backend})"
+THREAT_SWITCHES = ",threats=true,threat_order=true,threat_vct_depth=13"
+GOAL = 0.90
+
+
+def specs(args) -> tuple[str, str]:
+    """(threat player, plain player) for the chosen backend."""
+    backend = "" if args.backend == "python" else f",backend={args.backend}"
+    threat = args.threat or BASE.format(extra=THREAT_SWITCHES, backend=backend)
+    plain = args.plain or BASE.format(extra="", backend=backend)
+    return threat, plain
+
+
+def main(argv: list[str] | None = None) -> int:
+    from gameai.tournament.runner import TournamentConfig, run_tournament
+    from gameai.tournament.standings import pairing_rows
+
+    from .strength import elo_text, wilson
+
+    ap = argparse.ArgumentParser(prog="gameai bench threat_strength",
+                                 description=__doc__.splitlines()[0])
+    ap.add_argument("--rules", nargs="+", default=["gomoku", "renju"], choices=["gomoku", "renju"])
+    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--backend", default="python", choices=["python", "compiled"])
+    ap.add_argument("--opening-plies", type=int, default=4)
+    ap.add_argument("--max-plies", type=int, default=400)
+    ap.add_argument("--threat", default=None, help="the threat player's spec (default: %s)"
+                    % BASE.format(extra=THREAT_SWITCHES, backend=""))
+    ap.add_argument("--plain", default=None, help="the plain player's spec")
+    ap.add_argument("--out", default=None, help="keep the records here (one folder per rule; "
+                    "an interrupted run resumes)")
+    ap.add_argument("--diag-depth", type=int, default=15, help="plies of the loss diagnosis's VCT")
+    ap.add_argument("--diag-time", type=float, default=10.0, help="seconds per diagnosis search")
+    args = ap.parse_args(argv)
+    threat, plain = specs(args)
+    print(f"threat player: {threat}\nplain player:  {plain}\n{args.games} games per rule, "
+          f"{args.opening_plies}-ply openings, seed {args.seed}, {args.jobs} workers; "
+          f"goal: score >= {GOAL:.0%}", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(args.out) if args.out else Path(tmp)
+        for rule in args.rules:
+            cfg = TournamentConfig(game=rule, players=[threat, plain], games=args.games,
+                                   seed=args.seed, opening_plies=args.opening_plies,
+                                   max_plies=args.max_plies)
+            t0 = time.perf_counter()
+            r = run_tournament(cfg, root / rule, jobs=args.jobs, progress=False, log=None)
+            dt = time.perf_counter() - t0
+            row = pairing_rows(r.games, order=[threat, plain])[0]
+            points = row["wins"] + row["draws"] / 2
+            lo, hi = wilson(points, row["games"])
+            spm = seconds_per_move(r.out, [threat, plain])
+            verdict = "met" if row["score"] >= GOAL else "NOT met"
+            print(f"\n{rule}: {row['wins']}-{row['draws']}-{row['losses']} (W-D-L) in "
+                  f"{row['games']} games, score {row['score']:.1%} (Wilson 95% "
+                  f"[{lo:.1%}, {hi:.1%}], Elo {elo_text(lo, hi)}); goal {verdict}")
+            print(f"  Elo trinomial {row['elo']:+.0f} ± {row['elo_error']:.0f}, pentanomial "
+                  f"{row['penta_elo']:+.0f} ± {row['penta_error']:.0f} (pairs {row['penta']}), "
+                  f"LOS {row['los']:.4f}, faults {row['faults']}")
+            print(f"  seconds per move: threat {spm[0]:.2f}, plain {spm[1]:.2f}; "
+                  f"{dt / max(1, r.played):.0f} s per game played (wall, {args.jobs} workers)")
+            for line in diagnose_losses(r.out, rule, threat, args.diag_depth, args.diag_time):
+                print("  " + line, flush=True)
+    return 0
+
+
+def seconds_per_move(out: Path, names: list[str]) -> list[float]:
+    """Mean wall-clock seconds per move of each named player (from moves.parquet)."""
+    import pandas as pd
+    df = pd.read_parquet(Path(out) / "moves.parquet", columns=["player", "time_s"])
+    return [float(df.loc[df.player == n, "time_s"].mean()) for n in names]
+
+
+def diagnose_losses(out: Path, rule: str, loser: str, depth: int, seconds: float) -> list[str]:
+    """One line per game ``loser`` lost (see the module docstring)."""
+    import pandas as pd
+    games = pd.read_parquet(Path(out) / "games.parquet")
+    moves = pd.read_parquet(Path(out) / "moves.parquet")
+    lines = []
+    for g in games.sort_values("game_id").itertuples():
+        if g.winner < 0 or getattr(g, f"player{g.winner}") == loser:
+            continue
+        ms = moves[moves.game_id == g.game_id].sort_values("ply")
+        start, plies, kind = final_threat_line(rule, g.opening, list(ms.move), g.winner, depth, seconds)
+        ours = ms[(ms.player == loser) & (ms.ply < start)]
+        seen = f"its value before it {ours.value.iloc[-1]:+.0f}" if len(ours) else "no move of ours before it"
+        colour = "black" if g.winner == 1 else "white"
+        lines.append(f"lost game {g.game_id} (opening {g.opening}; we were {colour}, "
+                     f"{g.plies} plies, {g.reason}): the winner's {kind} of {plies} plies from "
+                     f"move {start + 1}; {seen}")
+    return lines or ["no game lost"]
+
+
+def final_threat_line(rule: str, opening: str, played: list[str], winner: int, depth: int,
+                      seconds: float) -> tuple[int, int, str]:
+    """The earliest ply from which every turn of ``winner`` to the end has a proven VCF or
+    VCT: ``(ply, plies of that win, "VCF"|"VCT")``; the last move's ply and ``"five"``
+    when even that is not proven."""
+    import gameai
+    state = gameai.load_game(rule, moves=opening)
+    base = len(state.move_stack)
+    for text in played:
+        state.push(state.parse_move(text))
+    last = len(state.move_stack) - 1
+    best = (last, 1, "five")
+    searchers = [("VCF", gameai.make_searcher(f"vcf(depth={depth},time={seconds})")),
+                 ("VCT", gameai.make_searcher(f"vct(depth={depth},time={seconds})"))]
+    while len(state.move_stack) > base:
+        state.pop()
+        if state.to_move != winner:
+            continue
+        ply = len(state.move_stack)
+        for kind, sr in searchers:
+            r = sr.search(state)
+            if r.move is not None:
+                best = (ply, len(r.pv), kind)
+                break
+        else:
+            break
+    return best
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,35 @@
+"""The threat-strength benchmark's pieces: the loss diagnosis on a hand-made game, and a
+tiny match whose printed W-D-L must agree with the records it wrote."""
+import pandas as pd
+
+from gameai.commands.reproduce import experiments_package
+
+bench = __import__(f"{experiments_package().__name__}.bench_threat_strength",
+                   fromlist=["final_threat_line"])
+
+
+def test_final_threat_line_finds_where_the_fours_began():
+    # Black: h8 h9 h10 (an open three), h11 (a straight four), h7 (five); White far away.
+    opening = "h8 a1"
+    played = ["h9", "a2", "h10", "a3", "h11", "h12", "h7"]
+    ply, plies, kind = bench.final_threat_line("gomoku", opening, played, 0, 5, 5.0)
+    # before h11 (ply 6) Black wins by fours in 3 plies; before h10 only two stones: no
+    # win of 5 plies in the threat space
+    assert (ply, plies, kind) == (6, 3, "VCF")
+    # the last move alone (a five) when the search depth is one ply
+    assert bench.final_threat_line("gomoku", opening, played, 0, 1, 5.0)[1:] == (1, "VCF")
+
+
+def test_tiny_match_reports_its_records(tmp_path, capsys):
+    argv = ["--rules", "gomoku", "--games", "2", "--jobs", "1", "--out", str(tmp_path),
+            "--threat", "negascout(depth=1,threats=true,threat_order=true)",
+            "--plain", "negascout(depth=1)", "--diag-depth", "5", "--diag-time", "0.5"]
+    assert bench.main(argv) == 0
+    text = capsys.readouterr().out
+    games = pd.read_parquet(tmp_path / "gomoku" / "games.parquet")
+    threat = "negascout(depth=1,threats=true,threat_order=true)"
+    won = sum((g.player0 == threat) == (g.winner == 0) for g in games.itertuples() if g.winner >= 0)
+    drawn = int((games.winner < 0).sum())
+    lost = len(games) - won - drawn
+    assert f"gomoku: {won}-{drawn}-{lost} (W-D-L) in 2 games" in text
+    assert text.count("lost game") == lost
