@@ -9,12 +9,14 @@ Three measurements (printed, never asserted: the machine is shared and noisy):
    the time ratio printed.
 2. **Published puzzles.** Every puzzle of :mod:`experiments.renju_puzzles` whose forced
    line is at most ``--max-plies`` plies (default 9), solved by ``vcf``/``vct`` at exactly
-   that puzzle's length, with the time of each and whether it is under one second.
+   that puzzle's length, with the time of each and whether it is under one second, on the
+   Python and the compiled solver (``--backend``) with the ratio of their nodes per second.
 3. **Threat switches in alpha-beta** on the same middle games: nodes, threat nodes and
    seconds with ``threat_order`` and ``threats`` off and on.
 
     gameai bench threats
     gameai bench threats -- --max-plies 11 --repeat 3
+    gameai bench threats -- --only puzzles --backend compiled
 """
 from __future__ import annotations
 
@@ -62,31 +64,47 @@ def incremental(repeat: int) -> None:
               f"speed-up {best[True] / best[False]:.2f}x   ({nodes} nodes, identical results: {same})")
 
 
-def puzzles(max_plies: int) -> None:
+def puzzles(max_plies: int, backends: tuple[str, ...] = ("python",)) -> None:
+    """Each puzzle on each backend (a fresh searcher per puzzle, as a player would have;
+    the compiled solver is compiled before the first clock starts)."""
     import gameai
     from gameai.search.stats import MATE
     print(f"2. published Renju puzzles with a forced win of at most {max_plies} plies "
           "(searched at exactly that length; first run in this process)")
-    solved = total = 0
-    for p in PUZZLES:
-        n = 2 * p["attacks"] + 1
-        if n > max_plies:
-            continue
-        total += 1
-        s = load(p)
-        sr = gameai.make_searcher(f"{p['mode']}(depth={n})")
-        t0 = time.perf_counter()
-        r = sr.search(s)
-        dt = time.perf_counter() - t0
-        got = s.move_str(r.move) if r.move is not None else "-"
-        first = p["expect"].split(",")[0].lower()
-        ok = r.value and MATE - r.value <= n
-        solved += bool(ok and dt < 1.0)
-        note = "" if ok else "  NOT SOLVED"
-        print(f"   {p['name']:22s} {p['mode']}  {n:2d} plies  answer {first:4s} found {got:4s} "
-              f"{'in ' + str(MATE - r.value) + ' plies' if r.value else '':12s} "
-              f"{dt * 1000:7.0f} ms  {r.stats.nodes:6d} nodes{note}")
-    print(f"   solved within 1 s: {solved} of {total}")
+    rate = {}
+    for backend in backends:
+        solved = total = nodes = 0
+        secs = 0.0
+        if backend == "compiled":
+            from gameai.compiled.threats import warm_up
+            warm_up()
+        print(f"   backend={backend}")
+        for p in PUZZLES:
+            n = 2 * p["attacks"] + 1
+            if n > max_plies:
+                continue
+            total += 1
+            s = load(p)
+            sr = gameai.make_searcher(f"{p['mode']}(depth={n},backend={backend})")
+            t0 = time.perf_counter()
+            r = sr.search(s)
+            dt = time.perf_counter() - t0
+            got = s.move_str(r.move) if r.move is not None else "-"
+            first = p["expect"].split(",")[0].lower()
+            ok = r.value and MATE - r.value <= n
+            solved += bool(ok and dt < 1.0)
+            nodes += r.stats.nodes
+            secs += dt
+            note = "" if ok else "  NOT SOLVED"
+            print(f"   {p['name']:22s} {p['mode']}  {n:2d} plies  answer {first:4s} found {got:4s} "
+                  f"{'in ' + str(MATE - r.value) + ' plies' if r.value else '':12s} "
+                  f"{dt * 1000:7.1f} ms  {r.stats.nodes:6d} nodes{note}")
+        rate[backend] = nodes / secs
+        print(f"   solved within 1 s: {solved} of {total}; {nodes} nodes in {secs:.3f} s "
+              f"({rate[backend]:,.0f} nodes/s)")
+    if "python" in rate and "compiled" in rate:
+        print(f"   compiled/python nodes per second: {rate['compiled'] / rate['python']:.1f}x "
+              "(the same nodes on both: the searches are identical)")
 
 
 def switches() -> None:
@@ -104,10 +122,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-plies", type=int, default=9, help="longest puzzle line to time")
     ap.add_argument("--repeat", type=int, default=2, help="repetitions of the speed comparison")
     ap.add_argument("--only", choices=("incremental", "puzzles", "switches"), action="append")
+    ap.add_argument("--backend", choices=("python", "compiled", "both"), default="both",
+                    help="threat solver of the puzzles (both: print the speed ratio)")
     args = ap.parse_args(argv or [])
     only = set(args.only or ("incremental", "puzzles", "switches"))
     if "puzzles" in only:
-        puzzles(args.max_plies)
+        puzzles(args.max_plies, ("python", "compiled") if args.backend == "both" else (args.backend,))
     if "incremental" in only:
         incremental(args.repeat)
     if "switches" in only:

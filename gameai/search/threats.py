@@ -59,7 +59,7 @@ limit completed.
 from __future__ import annotations
 
 import time as _time
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 from ..errors import SpecError
 from ..games.gomoku_lines import RULE_EXACT, analyse, kill, memo_for
@@ -220,6 +220,12 @@ class ThreatSolver:
                     if q not in out:
                         out.append(q)
         return out
+
+    def points(self, state, colour: int, kind: int) -> list[int]:
+        """Board points of one threat-fact kind of ``colour`` on ``state`` (0 fives, 1 fours,
+        2 straight fours, 3 threes), no repeats."""
+        self._bind(state)
+        return self._points(self._scan(), colour, kind)
 
     def _three_defences(self, scan, a: int) -> list[int] | None:
         """Points that stop every legal straight-four point of attacker ``a``; None if it has none."""
@@ -731,7 +737,8 @@ class ThreatSearcher:
 
     def __init__(self, depth: int = 20, nodes: int | None = None, time: float | None = None,
                  vct: bool = False, tt_size: int = 1 << 20,
-                 on_iteration: Callable[[dict], None] | None = None) -> None:
+                 on_iteration: Callable[[dict], None] | None = None,
+                 backend: str = "python") -> None:
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
             raise SpecError(f"threat search depth must be a positive integer, got {depth!r}")
         if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
@@ -739,9 +746,12 @@ class ThreatSearcher:
         if time is not None and (not isinstance(time, (int, float)) or time <= 0):
             raise SpecError(f"threat search time must be a positive number, got {time!r}")
         self.depth, self.nodes, self.time, self.vct = depth, nodes, time, vct
-        self.solver = ThreatSolver(vct=vct, tt_size=tt_size)
+        cls = solver_class(backend)
+        self.backend = getattr(cls, "backend", "python")
+        self.solver = cls(vct=vct, tt_size=tt_size)
         self.on_iteration = on_iteration
-        self.name = f"{'vct' if vct else 'vcf'}(depth={depth})"
+        self.name = f"{'vct' if vct else 'vcf'}(depth={depth}" + \
+            (",backend=compiled)" if self.backend == "compiled" else ")")
 
     def new_game(self) -> None:
         self.solver.clear()
@@ -758,6 +768,9 @@ class ThreatSearcher:
         if not isinstance(depth, int) or depth < 1:
             raise SpecError(f"search depth must be a positive integer, got {depth!r}")
         on_iteration = on_iteration or self.on_iteration
+        if self.backend == "compiled":          # compiling is not the search's time
+            from ..compiled.threats import warm_up
+            warm_up()
         t0 = _time.perf_counter()
         deadline = t0 + time_limit if time_limit else None
         sv = self.solver
@@ -791,16 +804,35 @@ class ThreatSearcher:
         return SearchResult(line[0] if line else None, MATE - plies, line, stats, state=state)
 
 
+def solver_class(backend: str = "python") -> Callable[..., Any]:
+    """The solver class of a backend: this module's :class:`ThreatSolver`, or with
+    ``compiled`` its numba twin (:mod:`gameai.compiled.threats`; without numba one warning
+    and the Python solver)."""
+    if backend not in ("python", "compiled"):
+        raise SpecError(f"threat search backend must be 'python' or 'compiled', got {backend!r}")
+    if backend == "compiled":
+        from ..compiled.jit import AVAILABLE, fallback_warning
+        if AVAILABLE:
+            from ..compiled.threats import ThreatSolver as Compiled
+            return Compiled
+        fallback_warning("backend=compiled")
+    return ThreatSolver
+
+
 def vcf(depth: Depth = 20, nodes: Nodes | None = None, time: Seconds | None = None,
-        tt_size: TTSize = 1 << 20) -> ThreatSearcher:
+        tt_size: TTSize = 1 << 20,
+        backend: Literal["python", "compiled"] = "python") -> ThreatSearcher:
     """Victory by continuous fours: prove a win using only fours (see the module docstring)."""
-    return ThreatSearcher(depth=depth, nodes=nodes, time=time, vct=False, tt_size=tt_size)
+    return ThreatSearcher(depth=depth, nodes=nodes, time=time, vct=False, tt_size=tt_size,
+                          backend=backend)
 
 
 def vct(depth: Depth = 12, nodes: Nodes | None = None, time: Seconds | None = None,
-        tt_size: TTSize = 1 << 20) -> ThreatSearcher:
+        tt_size: TTSize = 1 << 20,
+        backend: Literal["python", "compiled"] = "python") -> ThreatSearcher:
     """Victory by continuous threats: fours and threes, every defence tried (module docstring)."""
-    return ThreatSearcher(depth=depth, nodes=nodes, time=time, vct=True, tt_size=tt_size)
+    return ThreatSearcher(depth=depth, nodes=nodes, time=time, vct=True, tt_size=tt_size,
+                          backend=backend)
 
 
 class ThreatPart:
@@ -831,11 +863,13 @@ class ThreatPart:
     """
 
     def __init__(self, depth: int = 7, vct_depth: int = 7, root_nodes: int = 5_000,
-                 horizon_vct: int = 0, reply_nodes: int = 6_000, pass_nodes: int = 4_000) -> None:
+                 horizon_vct: int = 0, reply_nodes: int = 6_000, pass_nodes: int = 4_000,
+                 solver: Callable[..., Any] | None = None) -> None:
         self.depth, self.vct_depth = depth, vct_depth
         self.root_nodes, self.reply_nodes, self.pass_nodes = root_nodes, reply_nodes, pass_nodes
-        self.vcf = ThreatSolver(vct=False)
-        self.vct = ThreatSolver(vct=True)
+        solver = solver or ThreatSolver         # or the compiled one (solver_class)
+        self.vcf = solver(vct=False)
+        self.vct = solver(vct=True)
         self._at_horizon = [(self.vcf, depth)] + ([(self.vct, horizon_vct)] if horizon_vct else [])
         self.nodes = 0
         #: set by :meth:`root`: False when the opponent has no VCT even after a pass of
@@ -885,7 +919,7 @@ class ThreatPart:
                 if n:                            # the root moves that can touch its proof
                     self._touch = sv.proof_points(state)
                     if self._touch is not None:
-                        self._touch.update(sv._points(sv._scan(), state.to_move ^ 1, 1))
+                        self._touch.update(sv.points(state, state.to_move ^ 1, 1))
             finally:
                 _unpass(state)
             self.nodes += sv.nodes - before

@@ -1,0 +1,168 @@
+"""The compiled threat solver (gameai/compiled/threats.py) against the Python one.
+
+The Python :class:`gameai.search.threats.ThreatSolver` is the independent reference: on
+the published Renju puzzles (experiments/renju_puzzles.py, also checked against their
+published first moves and lengths) and on seeded random mid-game positions of the three
+rules, both must give the same value, line and last depth and the same node, leaf,
+terminal, interior, cut-off and TT counters, also under node limits, node budgets, a
+tiny TT that is cleared again and again, and calls that reuse one solver (its TT
+persists) across positions; ``proof_points``, ``points`` and ``new_four_points`` too.
+"""
+import random
+
+import pytest
+
+import gameai
+from gameai.search.stats import MATE
+from gameai.search.threats import ThreatSolver as PySolver, _pass, _unpass
+from experiments.renju_puzzles import PUZZLES, load
+
+numba = pytest.importorskip("numba")
+
+COUNTERS = ("nodes", "leaves", "terminals", "interior", "cutoffs", "probes", "hits", "ttcuts",
+            "seldepth")
+
+
+@pytest.fixture(scope="module")
+def compiled():
+    from gameai.compiled import threats
+    threats.warm_up()                     # compile once for the module
+    return threats.ThreatSolver
+
+
+def counters(sv):
+    return {k: getattr(sv, k) for k in COUNTERS}
+
+
+def both(compiled, vct, tt_size=1 << 20):
+    return PySolver(vct=vct, tt_size=tt_size), compiled(vct=vct, tt_size=tt_size)
+
+
+def same_calls(solvers, state, calls):
+    """Run the same sequence of calls on each solver; every answer and counter must agree."""
+    answers = []
+    for sv in solvers:
+        out = []
+        for name, args in calls:
+            if name == "pass":
+                _pass(state)
+                out.append(None)
+            elif name == "unpass":
+                _unpass(state)
+                out.append(None)
+            elif name == "push":
+                state.push(args)
+                out.append(None)
+            elif name == "pop":
+                state.pop()
+                out.append(None)
+            else:
+                key = state.key
+                r = getattr(sv, name)(state, *args)
+                assert state.key == key             # left as it was
+                out.append((r, counters(sv)))
+        answers.append(out)
+    py, co = answers
+    for (name, args), a, b in zip(calls, py, co):
+        assert a == b, (name, args)
+    return py
+
+
+SHORT = [p for p in PUZZLES if 2 * p["attacks"] + 1 <= 9]
+
+
+@pytest.mark.parametrize("p", SHORT, ids=lambda p: p["name"])
+def test_puzzles_same_search_and_published_answer(compiled, p):
+    n = 2 * p["attacks"] + 1
+    s = load(p)
+    out = same_calls(both(compiled, p["mode"] == "vct"), s, [("solve", (n,))])
+    plies, line, done = out[0][0]
+    assert plies == n and done == n
+    assert s.move_str(line[0]) == p["expect"].split(",")[0].lower()
+
+
+@pytest.mark.parametrize("name", ["okabe-02", "game-white-l04-2"])
+def test_searcher_backends_agree(compiled, name):
+    p = next(q for q in PUZZLES if q["name"] == name)
+    n = 2 * p["attacks"] + 1
+    rs = []
+    for backend in ("python", "compiled"):
+        sr = gameai.make_searcher(f"{p['mode']}(depth={n},backend={backend})")
+        rs.append(sr.search(load(p)))
+    a, b = rs
+    assert (a.move, a.pv, a.value) == (b.move, b.pv, b.value) and a.value == MATE - n
+    keep = ("nodes", "leaves", "terminals", "interior", "cutoffs", "tt_probes", "tt_hits",
+            "tt_cutoffs", "seldepth", "depth")
+    assert {k: getattr(a.stats, k) for k in keep} == {k: getattr(b.stats, k) for k in keep}
+    assert [r["nodes"] for r in a.stats.iterations] == [r["nodes"] for r in b.stats.iterations]
+    assert "backend=compiled" in gameai.make_searcher("vct(depth=5,backend=compiled)").name
+
+
+def test_node_limits_abort_at_the_same_node(compiled):
+    p = next(q for q in PUZZLES if q["name"] == "renjuportal-3040")
+    for limit in (50, 333, 700):
+        rs = [gameai.make_searcher(f"vcf(depth=25,nodes={limit},backend={b})").search(load(p))
+              for b in ("python", "compiled")]
+        assert rs[0].value == rs[1].value and rs[0].stats.nodes == rs[1].stats.nodes
+        assert rs[0].stats.depth == rs[1].stats.depth
+    s = load(next(q for q in PUZZLES if q["name"] == "game-black-l04-2"))
+    same_calls(both(compiled, True), s, [("solve", (9, lambda n, k=k: n >= k, None, 64, k))
+                                         for k in (100, 1500, 4000)])
+    same_calls(both(compiled, True), s, [("solve", (9, None, None, 64, 100))])   # no stop: runs on
+
+
+def random_position(rng, rule, size, stones):
+    while True:
+        g = gameai.load_game("gomoku", rule=rule, size=size)
+        for _ in range(stones):
+            moves = g.legal_moves()
+            if g.result() is not None or not moves:
+                break
+            moves.sort(key=lambda m: rng.random() + 0.2 * max(abs(c - size // 2) for c in g.point(m)))
+            g.push(moves[0])
+        if g.result() is None and g.legal_moves():
+            return g
+
+
+def _random_calls(rng):
+    """A seeded mix of solver calls: deepening solves, budgets, passes, proofs."""
+    calls = [("solve", (7,)), ("win_within", (9, 1, 300, True)), ("points", (0, 1)),
+             ("points", (1, 3)), ("pass", None), ("win_within", (7, 1, 2000, True)),
+             ("proof_points", ()), ("unpass", None), ("win_within", (5,))]
+    return calls
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
+def test_random_positions_same_search(compiled, rule):
+    rng = random.Random({"freestyle": 1, "standard": 2, "renju": 3}[rule])
+    wins = 0
+    for i in range(6):
+        g = random_position(rng, rule, 15, rng.randrange(14, 30))
+        pair = both(compiled, vct=i % 3 != 0, tt_size=1 << 20 if i % 2 else 97)
+        out = same_calls(pair, g, _random_calls(rng))
+        wins += bool(out[0][0][0])
+        # the solver keeps its TT: one move later, again
+        m = g.legal_moves()[0]
+        same_calls(pair, g, [("push", m), ("solve", (7,)), ("pop", None), ("solve", (9,))])
+        assert pair[1].new_four_points(g.to_move, m) == pair[0].new_four_points(g.to_move, m)
+    assert wins >= 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
+def test_many_random_positions_same_search(compiled, rule):
+    rng = random.Random(100 + len(rule))
+    for i in range(30):
+        g = random_position(rng, rule, rng.choice((9, 15)), rng.randrange(10, 40))
+        pair = both(compiled, vct=bool(i % 2), tt_size=rng.choice((31, 1000, 1 << 16)))
+        same_calls(pair, g, [("solve", (rng.choice((5, 7, 9, 11)), None, None, 64,
+                                        rng.choice((None, 500, 3000))))] + _random_calls(rng))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("p", [p for p in PUZZLES if 2 * p["attacks"] + 1 > 9], ids=lambda p: p["name"])
+def test_long_puzzles_same_search(compiled, p):
+    n = 2 * p["attacks"] + 1
+    s = load(p)
+    out = same_calls(both(compiled, p["mode"] == "vct"), s, [("solve", (n + 2,))])
+    assert out[0][0][0] and out[0][0][0] <= n + 2
