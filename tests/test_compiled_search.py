@@ -190,14 +190,18 @@ def test_without_numba_the_python_backend_runs_with_one_warning(monkeypatch):
 
 
 @pytest.mark.parametrize("spec,params,word", [
-    ("negascout(depth=2,threats=true,backend=compiled)", {}, "threats"),
-    ("negascout(depth=2,threat_order=true,backend=compiled)", {}, "threat_order"),
     ("negascout(depth=41,history=true,backend=compiled)", {}, "depth 41"),
     ("negascout(depth=2,backend=fast)", {}, "backend"),
 ])
 def test_unsupported_options_raise_spec_error(spec, params, word):
     with pytest.raises(gameai.SpecError, match=word):
         gameai.make_searcher(spec, **params)
+
+
+def test_threat_search_needs_a_kernel_with_threats():
+    with pytest.raises(gameai.SpecError, match="threat search"):
+        gameai.make_searcher("negascout(depth=2,threats=true,backend=compiled)").search(
+            gameai.load_game("tictactoe"))
 
 
 def test_unsupported_game_and_evaluator_raise_spec_error():

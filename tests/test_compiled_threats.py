@@ -166,3 +166,55 @@ def test_long_puzzles_same_search(compiled, p):
     s = load(p)
     out = same_calls(both(compiled, p["mode"] == "vct"), s, [("solve", (n + 2,))])
     assert out[0][0][0] and out[0][0][0] <= n + 2
+
+
+# --------------------------------------------------------------------------- inside alpha-beta
+from experiments.bench_gomoku import POSITIONS  # noqa: E402
+
+AB_KEEP = ("nodes", "leaves", "terminals", "interior", "cutoffs", "first_move_cutoffs",
+           "tt_probes", "tt_hits", "tt_cutoffs", "researches", "seldepth", "depth",
+           "threat_nodes")
+
+
+def ab_pair(spec, rule, moves, limits=None):
+    out = []
+    for backend in ("python", "compiled"):
+        s = gameai.load_game("gomoku", rule=rule, moves=moves)
+        r = gameai.make_searcher(spec + f",backend={backend})").search(s, limits)
+        out.append(r)
+    a, b = out
+    assert (a.move, a.value, a.pv) == (b.move, b.value, b.pv)
+    assert {k: getattr(a.stats, k) for k in AB_KEEP} == {k: getattr(b.stats, k) for k in AB_KEEP}
+    assert [{k: v for k, v in row.items() if k != "time_s"} for row in a.stats.iterations] == \
+        [{k: v for k, v in row.items() if k != "time_s"} for row in b.stats.iterations]
+    return a
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "renju"])
+@pytest.mark.parametrize("spec", [
+    "negascout(depth=3,tt=true,history=true,id=true,threats=true,threat_order=true",
+    "alphabeta(depth=2,threats=true",
+    "negascout(depth=2,tt=true,killers=true,threat_order=true",
+])
+def test_threat_parts_in_alpha_beta_same_search(compiled, rule, spec):
+    """threats (root, root-move reply checks, horizon VCF) and threat_order on both cores:
+    the same move, value, PV and counters, threat nodes included."""
+    for moves in POSITIONS[:2]:
+        r = ab_pair(spec, rule, moves)
+        assert ("threats" not in spec) or r.stats.threat_nodes > 0
+
+
+def test_threat_nodes_count_against_the_node_limit(compiled):
+    spec = "negascout(depth=6,tt=true,history=true,id=true,threats=true,threat_order=true"
+    for limit in (3000, 20000):
+        r = ab_pair(spec, "freestyle", POSITIONS[0], {"nodes": limit})
+        assert r.stats.nodes <= limit and r.stats.threat_nodes > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
+def test_threat_parts_in_alpha_beta_all_positions(compiled, rule):
+    for moves in POSITIONS:
+        ab_pair("mtdf(depth=3,tt=true,history=true,threats=true,threat_order=true", rule, moves)
+        ab_pair("negascout(depth=4,tt=true,history=true,id=true,aspiration=true,threats=true,"
+                "threat_order=true,threat_vct_depth=9", rule, moves, {"nodes": 30000})

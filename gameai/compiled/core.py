@@ -8,22 +8,27 @@ kernel module (``gameai.compiled.<kernel>``; the contract is in ``HELPERS.md`` a
 
 A node does the steps of the Python core in the same order (read its docstring for why):
 
-1. limits and ``stop``, terminal and draw (``result``, then ``repetition``);
-2. check extension, then the horizon: quiescence (with ``evasions``) or the evaluator;
+1. limits and ``stop``, terminal and draw (``result``, the root move's threat reply check,
+   then ``repetition``);
+2. check extension, then the horizon: quiescence (with ``evasions``), the threat part's
+   VCF (``threats``) or the evaluator;
 3. mate-distance pruning;
 4. transposition-table probe;
 5. null move;
-6. move generation and ordering (history sort, killers, MVV-LVA, TT move, root move);
+6. move generation and ordering (history sort, threats, killers, MVV-LVA, TT move, root move);
    at the root only the allowed moves (``root_moves``);
 7. the move loop: leaf children in place, LMR, NegaScout null windows and re-searches;
 8. store: killers, history, TT (never after a path-dependent value).
 
 Every counter, every sort (stable, descending) and every table rule is the Python one,
 so both backends report the same numbers. Per-search state is ``S = (c, buf, hist, kil,
-tt)``: ``c`` the counters, switches, null-move flags per ply and allowed root moves;
+tt, T)``: ``c`` the counters, switches, null-move flags per ply, allowed root moves and
+the root moves' threat reply checks;
 ``buf`` the move stack, its sort keys and the triangular PV table; the memories that
 outlive a search (history, killers, TT) are arrays owned by the searcher (see
-:mod:`gameai.compiled.memory`). Few arrays on purpose: numba passes every array of a
+:mod:`gameai.compiled.memory`); ``T`` is the threat part's arena (its solvers' counters
+and TTs, :mod:`gameai.compiled.threats`), which a kernel with ``HAS_THREATS`` reads
+through ``threat_horizon`` and ``threat_order`` (the other kernels get the stubs). Few arrays on purpose: numba passes every array of a
 tuple as separate arguments at each recursive call, and 18 of them halved the speed. A limit or ``stop``
 sets ``c[ABORT]``: every node then pops its move and returns at once, storing nothing
 (the Python core raises :class:`~gameai.search.core.Abort` instead).
@@ -41,6 +46,7 @@ import numpy as np
 from ..search.pruning import LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R
 from ..search.stats import INF, MATE, MATE_BOUND
 from ..search.tt import EXACT, LOWER, UPPER
+from . import stubs
 from .jit import jit, numba
 
 if "._core_" in __name__:       # loaded per game by gameai.compiled.search.load_core
@@ -48,6 +54,10 @@ if "._core_" in __name__:       # loaded per game by gameai.compiled.search.load
     game = importlib.import_module(f"{_pkg}.{_kernel}")
 else:                           # the plain module is only the template
     game, _kernel = None, "template"
+# the threat part: compiled only for a kernel that has it (stubs for the others)
+HAS_THREATS = bool(getattr(game, "HAS_THREATS", False))
+_threat_horizon = getattr(game, "threat_horizon", stubs.threat_horizon)
+_threat_order = getattr(game, "threat_order", stubs.threat_order)
 # the cache folder: per kernel, and per value of the constants frozen into the code
 _FROZEN = (LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, INF, MATE, MATE_BOUND, EXACT, LOWER, UPPER)
 _TAG = f"{_kernel}-{zlib.crc32(repr(_FROZEN).encode()):08x}"
@@ -63,8 +73,9 @@ NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FMC, PROBES, HITS, TTCUTS, RES, PRU
     PV_W, ALLOWED, N_ALLOWED, \
     PRUNING, SCOUT, EXACT_DEPTH, MATE_PLY, QDEPTH, USE_TT, USE_HIST, WITH_PIECE, SQUARE, \
     KILLERS, NOISY, EVASIONS, CHECK_EXT, NULLMOVE, LMR, IS_CAP, MVV, REPEAT, MDP, NEED_CHECK, \
-    INLINE, ORDERING, MAX_PLY, ON_ROOT, POLLING, RESTRICT = range(50)
-NULL_AT = N_FIXED = 50          #: c[NULL_AT + ply]: null_at[ply]
+    INLINE, ORDERING, MAX_PLY, ON_ROOT, POLLING, RESTRICT, \
+    THREATS, THREAT_ORDER, THREAT_NODES, ROOT_REPLY, REPLIES, N_REPLIES = range(56)
+NULL_AT = N_FIXED = 56          #: c[NULL_AT + ply]: null_at[ply]
 # buf: moves [0, SCORES), their sort keys [SCORES, PVS), PV rows of PV_W: [length, moves...]
 # tt (gameai.compiled.memory.CompiledTT): rows [key, depth, flag + 1 (0 empty), value,
 # move, age]; the last row holds the table's age, slots in use and index mask
@@ -188,6 +199,20 @@ def _keep_allowed(buf, n0, n1, c):
 
 
 @jit(tag=_TAG, _nrt=False)
+def _reply_of(c, m):
+    """The threat reply check of root move ``m`` (moves sorted in ``c``, values after them)."""
+    a0, n = c[REPLIES], c[N_REPLIES]
+    lo, hi = a0, a0 + n
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if c[mid] < m:
+            lo = mid + 1
+        else:
+            hi = mid
+    return c[lo + n] if lo < a0 + n and c[lo] == m else 0
+
+
+@jit(tag=_TAG, _nrt=False)
 def _pv_set(buf, c, ply, m):
     """``pvt[ply] = (m,) + pvt[ply + 1]``."""
     w = c[PV_W]
@@ -248,7 +273,7 @@ def qsearch(G, E, S, alpha, beta, ply, qd, top):
 @jit(tag=_TAG, _nrt=False)
 def negamax(G, E, S, depth, alpha, beta, ply, top):
     """The node (see the module docstring); moves go to ``buf`` from ``top`` on."""
-    c, buf, hist, kil, tt = S
+    c, buf, hist, kil, tt, T = S
     buf[c[PVS] + ply * c[PV_W]] = 0
     # 1. limits, terminal and draw
     if c[NODES] >= c[NEXT_CHECK] and _stopped(c):
@@ -257,6 +282,11 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
     if r >= 0:
         c[TERMINALS] += 1
         return _term_value(G, c, r, ply)
+    if HAS_THREATS and c[THREATS] and ply == 1:   # does the root move allow a VCT? (checked
+        n = c[ROOT_REPLY]                          # before the search: check_root_moves)
+        if n:
+            c[TERMINALS] += 1
+            return MATE - (ply + n)
     if game.HAS_REPEAT and c[REPEAT] and ply and game.repeated(G):
         c[TERMINALS] += 1               # a repetition in the line: a draw, path-dependent
         c[GHI] += 1
@@ -270,6 +300,12 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
     if depth <= 0:
         if game.HAS_NOISY and c[NOISY]:
             return qsearch(G, E, S, alpha, beta, ply, c[QDEPTH], top)
+        if HAS_THREATS and c[THREATS]:      # a proven VCF beyond the horizon
+            n, used = _threat_horizon(G, T, ply)
+            c[NODES] += used                # its nodes count against the node limit
+            c[THREAT_NODES] += used
+            if n:
+                return MATE - (ply + n)
         c[LEAVES] += 1
         return game.evaluate(G, E)
     # 3. mate-distance pruning: no line from here can beat a mate found nearer the root
@@ -332,6 +368,9 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
             for j in range(n0, n1):
                 buf[sc + j] = hist[game.history_key(G, buf[j], wp)]
             _sort_desc(buf, sc, n0, n1)
+        if HAS_THREATS and c[THREAT_ORDER]:  # threats first, history breaks ties (stable)
+            _threat_order(G, T, buf, sc, n0, n1)
+            _sort_desc(buf, sc, n0, n1)
         if c[KILLERS]:
             for s in (1, 0):
                 if kil[ply, s] != NO_MOVE:
@@ -359,6 +398,8 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
     scout = c[SCOUT]
     for i in range(n):
         m = buf[n0 + i]
+        if HAS_THREATS and c[THREATS] and not ply:
+            c[ROOT_REPLY] = _reply_of(c, m)
         if leaf_children:               # the child is a leaf or a terminal: no recursion
             if c[NODES] >= c[NEXT_CHECK] and _stopped(c):
                 return 0

@@ -66,14 +66,6 @@ def load_core(kernel: str) -> ModuleType:
     return mod
 
 
-def check_options(o) -> None:
-    """SpecError for switches the compiled core does not have."""
-    bad = [n for n in ("threats", "threat_order") if getattr(o, n)]
-    if bad:
-        raise SpecError(f"backend=compiled does not support {', '.join(bad)} "
-                        "(the threat search runs on backend=python)")
-
-
 def check_depth(o, depth: int) -> None:
     """SpecError when the searcher's nominal ``depth`` makes ``2**depth`` history increments
     overflow int64. A depth given per search (an engine's "infinite" 64, deepening until
@@ -107,9 +99,10 @@ def _config(o, state, kernel, c: np.ndarray, max_ply: int, on_root: bool) -> Non
     need_check = in_check and (null or o.lmr or check_ext)
     needs = (("quiescence", noisy, "HAS_NOISY"), ("in_check", need_check, "HAS_CHECK"),
              ("nullmove", null, "HAS_NULL"), ("mvv_lva", mvv, "HAS_CAPTURE"),
-             ("lmr", o.lmr and is_cap, "HAS_CAPTURE"), ("repetition", repeat, "HAS_REPEAT"))
+             ("lmr", o.lmr and is_cap, "HAS_CAPTURE"), ("repetition", repeat, "HAS_REPEAT"),
+             ("threat search", o.threats is not None, "HAS_THREATS"))
     for part, used, flag in needs:
-        if used and not getattr(kernel, flag):
+        if used and not getattr(kernel, flag, False):
             raise SpecError(f"backend=compiled: the {state.name} kernel has no {part} "
                             f"({flag}=False); use backend=python")
     t = template
@@ -122,10 +115,37 @@ def _config(o, state, kernel, c: np.ndarray, max_ply: int, on_root: bool) -> Non
                  (t.CHECK_EXT, check_ext), (t.NULLMOVE, null), (t.LMR, o.lmr),
                  (t.IS_CAP, is_cap), (t.MVV, mvv), (t.REPEAT, repeat),
                  (t.MDP, o.mate_distance and o.mate_ply), (t.NEED_CHECK, need_check),
-                 (t.INLINE, not noisy and not check_ext and not repeat),
-                 (t.ORDERING, o.tt is not None or h is not None or o.killers is not None or mvv),
+                 (t.INLINE, not noisy and o.threats is None and not check_ext and not repeat),
+                 (t.ORDERING, o.tt is not None or h is not None or o.killers is not None
+                  or o.threat_order or mvv),
+                 (t.THREATS, o.threats is not None),
+                 (t.THREAT_ORDER, o.threat_order and getattr(kernel, "HAS_THREATS", False)),
                  (t.MAX_PLY, max_ply), (t.ON_ROOT, on_root)):
         c[i] = int(v)
+
+
+_ORDER_ARENA: list = []
+
+
+def _threat_arena(o, state, kernel) -> np.ndarray:
+    """The array ``T`` of the core's threat part: the threat part's arena (its horizon
+    solvers written in, bound to this board), an arena for ``threat_order`` alone, or a
+    placeholder for a kernel without threats."""
+    if not getattr(kernel, "HAS_THREATS", False) or (o.threats is None and not o.threat_order):
+        return np.zeros(1, np.int64)
+    if o.threats is not None:
+        part = o.threats
+        arena = part.vcf.arena
+        for sv, _plies in part._at_horizon:         # the TTs belong to this rule and size
+            sv._bind(state)
+        arena.horizon(part._at_horizon)
+    else:
+        if not _ORDER_ARENA:
+            from .threats import Arena
+            _ORDER_ARENA.append(Arena(1, 0))
+        arena = _ORDER_ARENA[0]
+    arena.bind(state.geo)
+    return arena.T
 
 
 class _PVTable:
@@ -143,11 +163,15 @@ def warm_up(o, state, ev) -> None:
     """Compile (or load from the disk cache) ``state``'s core before a search's clock
     starts: numba compiles on the first call, and tens of seconds of compiling must not
     be charged to a move's time. A one-node search on throwaway memories."""
+    if o.threats is not None:               # the root's threat solvers run from Python
+        from .threats import warm_up as threats_warm_up
+        threats_warm_up()
     core = load_core(kernel_for(state).__name__.rsplit(".", 1)[1])
     if core.negamax.signatures:
         return
     import copy
     scratch = copy.copy(o)
+    scratch.threats = None                  # the same code, the real threat solvers untouched
     scratch.tt = CompiledTT(1) if o.tt is not None else None
     if o.history is not None:
         scratch.history = copy.copy(o.history)
@@ -181,12 +205,20 @@ class CompiledSearch:
         t = template
         P = self.max_ply + 3                        # plies of the PV table and null flags
         allowed = sorted(root_moves or ())
-        c = np.zeros(t.N_FIXED + P + 1 + len(allowed), np.int64)
+        self.threats = o.threats
+        checked = sorted((m, n) for m, n in (o.threats.root_replies or {}).items() if n) \
+            if o.threats is not None else []
+        a0 = t.N_FIXED + P + 1
+        c = np.zeros(a0 + len(allowed) + 2 * len(checked), np.int64)
         _config(o, state, kernel, c, self.max_ply, on_root_move is not None)
         c[t.POLLING] = int(check_every == 1)        # a clock or an outside stop to read
         c[t.RESTRICT] = int(root_moves is not None)
-        c[t.ALLOWED], c[t.N_ALLOWED] = t.N_FIXED + P + 1, len(allowed)
-        c[t.N_FIXED + P + 1:] = allowed
+        c[t.ALLOWED], c[t.N_ALLOWED] = a0, len(allowed)
+        c[a0:a0 + len(allowed)] = allowed
+        r0 = a0 + len(allowed)                      # the root moves' threat reply checks
+        c[t.REPLIES], c[t.N_REPLIES] = r0, len(checked)
+        c[r0:r0 + len(checked)] = [m for m, _n in checked]
+        c[r0 + len(checked):] = [n for _m, n in checked]
         c[t.NODE_LIMIT] = node_limit or 0
         c[t.NEXT_POLL] = t.POLL
         c[t.NEXT_CHECK] = min(node_limit or t.NEVER, t.POLL if check_every == 1 else t.NEVER)
@@ -199,7 +231,7 @@ class CompiledSearch:
         hist = o.history.sized(int(hs)) if o.history is not None else np.zeros(1, np.int64)
         kil = o.killers.table if o.killers is not None else CompiledKillers().table
         self.c, self.G, self.E = c, G, E
-        self.S = (c, buf, hist, kil, tt)
+        self.S = (c, buf, hist, kil, tt, _threat_arena(o, state, kernel))
         self.pvt = _PVTable(buf, c)
 
     @property
@@ -227,6 +259,9 @@ class CompiledSearch:
             v = self.core.negamax(self.G, self.E, self.S, depth, alpha, beta, ply, 0)
         finally:
             hooks.pop()
+            if self.threats is not None:            # the horizon's threat nodes
+                self.threats.nodes += int(self.c[template.THREAT_NODES])
+                self.c[template.THREAT_NODES] = 0
         if self.c[template.ABORT]:
             raise Abort(0)
         return int(v)

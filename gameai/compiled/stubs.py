@@ -2,7 +2,9 @@
 
 The core compiles the calls only where a kernel's flag is True, but every name of the
 contract must exist; a kernel without checks, null moves, noise, captures or
-repetitions imports these (``from .stubs import in_check, ...``).
+repetitions imports these (``from .stubs import in_check, ...``). The threat part's
+(``HAS_THREATS``: ``threat_horizon``, ``threat_order``) the core takes from here itself
+when a kernel does not define them.
 """
 from __future__ import annotations
 
@@ -42,3 +44,13 @@ def is_capture(G, m):
 @jit
 def mvv_lva(G, m):
     return 0
+
+
+@jit
+def threat_horizon(G, T, ply):
+    return 0, 0
+
+
+@jit
+def threat_order(G, T, buf, sc, n0, n1):
+    pass

@@ -31,12 +31,11 @@ import numpy as np
 
 from ..errors import SpecError
 from ..games.gomoku_rules import BLACK, EMPTY, WALL
-from ..search import threats as _py
-from .gomoku_board import (BNEAR, CLINE, CODES, DIR, EXB, EXW, F_NONE, H, KEY, NCELLS, NLINES,
-                           NPLACED, NWORD, PLACED, RENJU, RULE, WINNER, WSTACK, ZOB, exact_for,
-                           forbidden_at, legal, load, maybe_forbidden, pop, push, result)
+from .gomoku_board import (BNEAR, CLINE, CODES, DIR, EXB, EXW, F_NONE, H, KEY, NCELLS, NCM,
+                           NLINES, NPLACED, NWORD, PLACED, RENJU, RULE, WINNER, WSTACK, ZOB,
+                           exact_for, forbidden_at, legal, load, maybe_forbidden, pop, push, result)
 from .jit import AVAILABLE, jit, numba
-from .threats_lines import facts, kill, mask_of, new_memo, popcount
+from .threats_lines import MEMO_BITS, facts, kill, mask_of, popcount
 
 if AVAILABLE:
     from numba.cpython.unsafe.numbers import trailing_zeros
@@ -44,7 +43,7 @@ else:
     def trailing_zeros(x: int) -> int:
         return (x & -x).bit_length() - 1
 
-WIN, FAIL = _py.WIN, _py.FAIL
+WIN, FAIL = 1, 0                    # as gameai.search.threats (a kernel imports no search module)
 NONE = -1                           #: no move (None)
 NEVER = 1 << 62
 # c: counters, then limits and switches
@@ -808,35 +807,161 @@ def new_fours(G, S, colour, p, placed):
     return new_four_points(G[0], S[2], S[5], colour, p, placed)
 
 
-# ------------------------------------------------------------------ the Python object
-_LINES: dict = {}
+# ------------------------------------------------------------------ the arena (solvers in one array)
+# T: a header, then the regions below; a solver's c and tt are views of T, so that the
+# compiled negamax core gets every threat solver of a searcher as ONE array argument
+A_MEMO, A_MEMO_LEN, A_LINES, A_CELLS, A_HBUF, A_HBUF_LEN, A_SCORE, A_NH, A_H = range(9)
+HDR = 32
+H_WORDS = 6                         #: per horizon solver: c, tt, tt length, c2, tt2, plies
+LINE_WORDS = 2 * 160                #: >= 2 * lines of the largest board
+HBUF_PLIES = 40                     #: the horizon's threat searches: plies the stack holds
 
 
-def _lines_of(geo) -> np.ndarray:
-    """Per line id: first point and step (``geometry.lines``)."""
-    arr = _LINES.get(geo.size)
-    if arr is None:
-        arr = np.zeros(2 * len(geo.lines), dtype=np.int64)
-        for lid, ln in enumerate(geo.lines):
-            arr[2 * lid], arr[2 * lid + 1] = ln[0], ln[1] - ln[0]
-        arr = _LINES[geo.size] = arr
-    return arr
+@jit
+def _views(T, base):
+    """The solver tuple ``S`` of horizon solver ``base`` (a header entry) in the arena."""
+    co, to, tl, co2, to2 = T[base], T[base + 1], T[base + 2], T[base + 3], T[base + 4]
+    mo, ml, hb, hl = T[A_MEMO], T[A_MEMO_LEN], T[A_HBUF], T[A_HBUF_LEN]
+    li, ce = T[A_LINES], T[A_CELLS]
+    return (T[co:co + N_C], T[to:to + tl], T[mo:mo + ml], T[hb:hb + hl], T[li:li + LINE_WORDS],
+            T[ce:ce + 32], T[co2:co2 + N_C], T[to2:to2 + tl])
 
 
-def _memory(tt_size: int, vct: bool) -> tuple[np.ndarray, np.ndarray]:
-    """``(c, tt)`` of one solver: the TT has room for ``tt_size`` entries at load <= 1/2
-    (then a scratch area for growing); pages are touched only when used."""
-    cap = 1
-    while cap < 2 * tt_size:
-        cap *= 2
-    tt = np.zeros(3 * cap + 3 * (tt_size + 1), dtype=np.int64)
-    c = np.zeros(N_C, dtype=np.int64)
-    c[TT_SIZE], c[TT_GEN], c[VCT] = tt_size, 1, int(vct)
-    c[TT_MAX], c[TT_MASK] = cap, min(cap, 1024) - 1
-    c[QUIET], c[BUDGET] = _py.ThreatSolver.QUIET_WIDTH, _py.ThreatSolver.THREAT_BUDGET
-    c[LIMIT] = c[STOP_AT] = -1
-    c[NEXT_CHECK] = c[EVERY] = NEVER
-    return c, tt
+@jit
+def threat_horizon(G, T, ply):
+    """``ThreatPart.horizon``: plies to a proven VCF (or VCT) win for the side to move,
+    or 0, and the threat nodes it took: ``win_within(state, plies, ply)`` of each
+    horizon solver in turn (the arena's header lists them) until one proves a win."""
+    n = 0
+    used = 0
+    for j in range(T[A_NH]):
+        base = A_H + H_WORDS * j
+        S = _views(T, base)
+        c = S[0]
+        before = c[NODES]
+        c[EVERY], c[LIMIT], c[NEXT_CHECK], c[STOP_AT], c[POLLING], c[ABORT] = NEVER, -1, NEVER, -1, 0, 0
+        n = node(G, S, T[base + 5], ply, np.int64(0), np.int64(1))
+        used += c[NODES] - before
+        if n:
+            break
+    return n, used
+
+
+#: threat_scores' weights: (the side to move's?, fact kind) as in gameai.search.threats._ORDER
+_W_OWN = (1 << 20, 1 << 14, 1 << 17, 1 << 11)
+_W_OPP = (1 << 19, 1 << 9, 1 << 15, 1 << 7)
+
+
+@jit
+def threat_order(G, T, buf, sc, n0, n1):
+    """``threat_scores`` of the moves ``buf[n0:n1]`` into ``buf[sc + j]`` (the core sorts
+    them, stable and descending, as ``order_by_threat`` does)."""
+    g = G[0]
+    me = g[H + NPLACED] & 1
+    so, mo, ml, li = T[A_SCORE], T[A_MEMO], T[A_MEMO_LEN], T[A_LINES]
+    memo = T[mo:mo + ml]
+    cells = T[T[A_CELLS]:T[A_CELLS] + 32]
+    for q in range(NCM):
+        T[so + q] = 0
+    exb, exw = g[H + EXB], g[H + EXW]
+    for lid in range(g[H + NLINES]):
+        s = facts(memo, g[CODES + lid], exb, exw, cells)
+        if not (memo[s + 1] | memo[s + 2] | memo[s + 3] | memo[s + 4]):
+            continue
+        st, dd = T[li + 2 * lid], T[li + 2 * lid + 1]
+        for colour in range(2):
+            w1, w2 = memo[s + 1 + 2 * colour], memo[s + 2 + 2 * colour]
+            for kind in range(4):
+                w = _W_OWN[kind] if colour == me else _W_OPP[kind]
+                mask = mask_of(w1, w2, colour, kind)
+                while mask:
+                    T[so + st + trailing_zeros(mask) * dd] += w
+                    mask &= mask - 1
+    for j in range(n0, n1):
+        buf[sc + j] = T[so + buf[j]]
+
+
+class Arena:
+    """One flat array holding the state of one or more solvers (their counters and TTs
+    as views), the line-fact memo, the board's line table and the horizon's move stack.
+    ``T`` is what the compiled core gets; :meth:`horizon` writes which solvers (and ply
+    limits) its horizon runs."""
+
+    def __init__(self, tt_size: int, solvers: int) -> None:
+        cap = 1
+        while cap < 2 * tt_size:
+            cap *= 2
+        self.tt_size, self.cap = tt_size, cap
+        self.tt_len = 3 * cap + 3 * (tt_size + 1)       # slots, then the scratch for growing
+        memo_len = 5 * (1 << MEMO_BITS) + 1
+        hbuf_len = (2 * HBUF_PLIES + 16) * PLY_WORDS
+        size = HDR + memo_len + LINE_WORDS + 32 + hbuf_len + NCM + solvers * (N_C + self.tt_len)
+        self.T = np.zeros(size, dtype=np.int64)         # pages are touched only when used
+        self._next = HDR
+        T = self.T
+        T[A_MEMO], T[A_MEMO_LEN] = self._take(memo_len), memo_len
+        T[A_LINES], T[A_CELLS] = self._take(LINE_WORDS), self._take(32)
+        T[A_HBUF], T[A_HBUF_LEN] = self._take(hbuf_len), hbuf_len
+        T[A_SCORE] = self._take(NCM)
+        self.memo = self.view(A_MEMO, memo_len)
+        self.cells = self.view(A_CELLS, 32)
+        self.lines = self.view(A_LINES, LINE_WORDS)
+        self._size = None                               # board size of the line table
+
+    def _take(self, n: int) -> int:
+        off = self._next
+        self._next += n
+        if self._next > len(self.T):
+            raise SpecError("threat arena: no room for another solver")
+        return off
+
+    def view(self, field: int, n: int) -> np.ndarray:
+        off = int(self.T[field])
+        return self.T[off:off + n]
+
+    def solver_memory(self, vct: bool) -> tuple[int, int]:
+        """Offsets of a new solver's ``c`` and ``tt``."""
+        from ..search.threats import ThreatSolver as Py
+        co, to = self._take(N_C), self._take(self.tt_len)
+        c = self.T[co:co + N_C]
+        c[TT_SIZE], c[TT_GEN], c[VCT] = self.tt_size, 1, int(vct)
+        c[TT_MAX], c[TT_MASK] = self.cap, min(self.cap, 1024) - 1
+        c[QUIET], c[BUDGET] = Py.QUIET_WIDTH, Py.THREAT_BUDGET
+        c[LIMIT] = c[STOP_AT] = -1
+        c[NEXT_CHECK] = c[EVERY] = NEVER
+        return co, to
+
+    def bind(self, geo) -> np.ndarray:
+        """The line table (first point and step per line id) for ``geo``'s board size."""
+        if self._size != geo.size:
+            self.lines[:] = 0
+            for lid, ln in enumerate(geo.lines):
+                self.lines[2 * lid], self.lines[2 * lid + 1] = ln[0], ln[1] - ln[0]
+            self._size = geo.size
+        return self.lines
+
+    def horizon(self, solvers) -> None:
+        """Run ``solvers`` (``(solver, plies)`` pairs, solvers of this arena) at the horizon."""
+        T = self.T
+        T[A_NH] = len(solvers)
+        for j, (sv, plies) in enumerate(solvers):
+            if sv.arena is not self:
+                raise SpecError("threat horizon: the solvers must share one arena")
+            if plies > HBUF_PLIES:
+                raise SpecError(f"threat horizon: at most {HBUF_PLIES} plies, got {plies}")
+            co, to, co2, to2 = sv.offsets
+            T[A_H + H_WORDS * j:A_H + H_WORDS * (j + 1)] = (co, to, self.tt_len, co2, to2, plies)
+
+
+def part_solvers(tt_size: int = 1 << 20):
+    """A solver factory for :class:`gameai.search.threats.ThreatPart`: its VCF and VCT
+    solvers share one arena (``factory.arena``), which the compiled core gets."""
+    arena = Arena(tt_size, 3)
+
+    def make(vct: bool = False) -> "ThreatSolver":
+        return ThreatSolver(vct=vct, tt_size=tt_size, arena=arena)
+    make.arena = arena
+    return make
 
 
 class _Counter:
@@ -858,20 +983,25 @@ class ThreatSolver:
     ``points``, ``new_four_points``, ``reset_counters``, ``clear``."""
 
     backend = "compiled"
-    QUIET_WIDTH = _py.ThreatSolver.QUIET_WIDTH
-    THREAT_BUDGET = _py.ThreatSolver.THREAT_BUDGET
     nodes, leaves, terminals, interior = (_Counter(i) for i in (NODES, LEAVES, TERMINALS, INTERIOR))
     cutoffs, probes, hits, ttcuts = (_Counter(i) for i in (CUTOFFS, PROBES, HITS, TTCUTS))
     seldepth = _Counter(SELDEPTH)
 
-    def __init__(self, vct: bool = False, tt_size: int = 1 << 20) -> None:
+    def __init__(self, vct: bool = False, tt_size: int = 1 << 20, arena: Arena | None = None) -> None:
         self.vct = vct
         self.tt_size = tt_size
-        self._c, self._tt = _memory(tt_size, vct)
+        if arena is None:
+            arena = Arena(tt_size, 2 if vct else 1)
+        elif arena.tt_size != tt_size:
+            raise SpecError("threat solver: tt_size differs from its arena's")
+        self.arena = arena
+        co, to = arena.solver_memory(vct)
         # VCT only: the VCF prover of a quiet move's threat (its own counters and TT)
-        self._c2, self._tt2 = _memory(tt_size, False) if vct else (self._c, self._tt)
-        self._memo = new_memo()
-        self._cells = np.zeros(32, dtype=np.int64)
+        co2, to2 = arena.solver_memory(False) if vct else (co, to)
+        self.offsets = (co, to, co2, to2)
+        T, n = arena.T, arena.tt_len
+        self._c, self._tt, self._c2, self._tt2 = T[co:co + N_C], T[to:to + n], T[co2:co2 + N_C], T[to2:to2 + n]
+        self._memo, self._cells = arena.memo, arena.cells
         self._buf = np.zeros(0, dtype=np.int64)
         self._kind = None
         self._game = None                 # (rule, size, radius, full_board) of G
@@ -903,7 +1033,7 @@ class ThreatSolver:
         need = (2 * plies + 16) * PLY_WORDS
         if len(self._buf) < need:
             self._buf = np.zeros(need, dtype=np.int64)
-        self._S = (self._c, self._tt, self._memo, self._buf, _lines_of(state.geo), self._cells,
+        self._S = (self._c, self._tt, self._memo, self._buf, self.arena.bind(state.geo), self._cells,
                    self._c2, self._tt2)
 
     def _load(self, state) -> None:

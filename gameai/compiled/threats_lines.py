@@ -10,7 +10,8 @@ The memo (what ``gomoku_lines.memo_for`` keeps in a dict) is an open-addressing 
 keyed by the code and the five rule: slot ``s`` holds ``memo[5s]`` = key (0 empty),
 ``memo[5s + 1 + 2 * colour]`` = fives | fours << 32 and ``memo[5s + 2 + 2 * colour]`` =
 straights | threes << 32. It is cleared when half full (the facts are recomputed on a miss,
-so a clear changes nothing but speed). One table per process (:func:`new_memo`).
+so a clear changes nothing but speed). One table per arena of solvers
+(:class:`gameai.compiled.threats.Arena`).
 """
 from __future__ import annotations
 
@@ -21,15 +22,6 @@ from .jit import jit
 MEMO_BITS = 17                      #: slots of the memo (2**17 line codes, cleared when half full)
 LOW = (1 << 32) - 1
 MULT = -7046029254386353131         # 0x9E3779B97F4A7C15 as int64: Fibonacci hashing
-_MEMO: list = []
-
-
-def new_memo() -> np.ndarray:
-    """The process's memo table (made once; every compiled threat solver shares it)."""
-    if not _MEMO:
-        m = np.zeros(5 * (1 << MEMO_BITS) + 1, dtype=np.int64)
-        _MEMO.append(m)
-    return _MEMO[0]
 
 
 @jit(_nrt=False)

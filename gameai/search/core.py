@@ -184,8 +184,8 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         if r is not None:
             terminals += 1
             return term_value(r, ply)
-        if threat is not None and ply == 1:  # does the root move allow a VCT?
-            n = threat.reply(state, ply)
+        if threat is not None and ply == 1:  # does the root move allow a VCT? (checked
+            n = threat.reply(state, ply)     # before the search: check_root_moves)
             if n:
                 terminals += 1
                 return MATE - (ply + n)
@@ -201,7 +201,9 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
             if noisy:
                 return qsearch(alpha, beta, ply, qdepth)
             if threat is not None:          # a proven VCF beyond the horizon
+                before = threat.nodes
                 n = threat.horizon(state, ply)
+                nodes += threat.nodes - before   # its nodes count against the node limit
                 if n:
                     return MATE - (ply + n)
             leaves += 1

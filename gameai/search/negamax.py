@@ -96,9 +96,15 @@ class Searcher:
         self.pruning, self.scout, self.mtdf = pruning, scout, mtdf
         self.exact_depth, self.id, self.aspiration, self.window = exact_depth, id, aspiration, window
         self.quiescence, self.qdepth, self.mate_ply = quiescence, qdepth, mate_ply
-        self.threats = ThreatPart(threat_depth, threat_vct_depth) if threats else None
+        self.threats = None
         self.threat_order = threat_order
         self.backend = _backend(backend, self)
+        if threats:                              # the compiled core runs the compiled solvers
+            solver = None
+            if self.backend == "compiled":
+                from ..compiled.threats import part_solvers
+                solver = part_solvers()
+            self.threats = ThreatPart(threat_depth, threat_vct_depth, solver=solver)
         if self.backend == "compiled":
             from ..compiled.search import memories
             self.tt, self.history, self.killers = memories(
@@ -162,7 +168,8 @@ class Searcher:
         iterative deepening goes on until the time is used. ``root_moves``: only these
         moves are searched at the root (UCI ``searchmoves``; illegal ones are ignored,
         none legal is a ``SpecError``). With ``threats`` and a node limit, the root threat
-        search uses at most half of the limit and the alpha-beta search the rest.
+        search uses at most half of the limit, the root moves' reply checks at most half
+        of the rest, and the alpha-beta search (its horizon VCFs included) what is left.
         """
         lim = Limits.coerce(limits)
         node_limit = lim.nodes if lim.nodes is not None else self.nodes
@@ -198,6 +205,10 @@ class Searcher:
             if state.result() is None and state.legal_moves():
                 root_win = self.threats.root(state, stop_check, None if node_limit is None
                                              else node_limit // 2, allowed)
+                if not root_win[0]:             # each root move's reply check, before the search
+                    self.threats.check_root_moves(
+                        state, allowed or state.legal_moves(), stop_check,
+                        None if node_limit is None else (node_limit - self.threats.nodes) // 2)
                 if node_limit is not None:      # its nodes come out of the search's budget
                     node_limit = max(1, node_limit - self.threats.nodes)
 
@@ -337,15 +348,12 @@ class Searcher:
 
 
 def _backend(backend: str, o: Searcher) -> str:
-    """The backend that will run: ``compiled`` needs numba (else one warning and ``python``)
-    and supports every switch but the threat parts (SpecError naming them)."""
+    """The backend that will run: ``compiled`` needs numba (else one warning and ``python``)."""
     if backend not in ("python", "compiled"):
         raise SpecError(f"searcher parameter backend must be 'python' or 'compiled', got {backend!r}")
     if backend == "python":
         return backend
     from ..compiled.jit import AVAILABLE, fallback_warning
-    from ..compiled.search import check_options
-    check_options(o)
     if not AVAILABLE:
         fallback_warning("backend=compiled")
         return "python"

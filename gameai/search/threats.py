@@ -859,7 +859,10 @@ class ThreatPart:
 
     Both keep their transposition tables for the whole game (positions, not paths, decide
     a threat proof). ``nodes`` counts the threat searches' own nodes (the search reports
-    them as ``threat_nodes``, apart from the alpha-beta counters).
+    them as ``threat_nodes``); all of them count against a search's node limit (the root
+    and reply checks are taken from it first, the horizon's are alpha-beta nodes too).
+    The reply checks run for every root move before the alpha-beta search
+    (:meth:`check_root_moves`), so both backends' cores read the same answers.
     """
 
     def __init__(self, depth: int = 7, vct_depth: int = 7, root_nodes: int = 5_000,
@@ -877,6 +880,9 @@ class ThreatPart:
         self.opponent_threat = True
         self._replies: dict[int, int] = {}      # this search's reply checks, by position
         self._touch: set[int] | None = None     # points of the opponent's proof after a pass
+        #: by check_root_moves: root move -> plies of the VCT it allows (0: none or unchecked)
+        self.root_replies: dict[Any, int] | None = None
+        self._by_key: dict[int, int] = {}
 
     def new_game(self) -> None:
         self.vcf.clear()
@@ -895,6 +901,7 @@ class ThreatPart:
         self.opponent_threat = True
         self._replies.clear()
         self._touch = None
+        self.root_replies = None
         if not hasattr(state, "line_codes"):
             return 0, []
         budget = self.root_nodes if node_limit is None else min(self.root_nodes, node_limit)
@@ -925,9 +932,39 @@ class ThreatPart:
             self.nodes += sv.nodes - before
         return 0, []
 
-    def reply(self, state, ply: int) -> int:
+    def check_root_moves(self, state, moves: list, should_stop: Callable[[int], bool],
+                         budget: int | None = None) -> dict:
+        """Run :meth:`reply` for every root move (in ``moves``' order) before the alpha-beta
+        search, which then reads the answers (:attr:`root_replies`; both backends read the
+        same table, so the order the core visits root moves in changes nothing). With a
+        ``budget`` the checks together visit at most that many nodes; when it or the time
+        (``should_stop(0)``) runs out, the remaining moves count as unchecked (0)."""
+        out: dict = {}
+        self._by_key = {}
+        self.root_replies = None                # reply() searches until the table is done
+        push, pop = fast_push(state), state.pop
+        used = 0
+        for m in moves:
+            left = None if budget is None else budget - used
+            if (left is not None and left <= 0) or should_stop(0):
+                break
+            before = self.nodes
+            push(m)
+            try:
+                n = out[m] = self._by_key[state.key] = self.reply(
+                    state, 1, None if left is None else min(left, self.reply_nodes))
+            finally:
+                pop()
+            used += self.nodes - before
+        self.root_replies = out
+        return out
+
+    def reply(self, state, ply: int, budget: int | None = None) -> int:
         """Plies to a proven VCT win for the side to move just after a root move, or 0:
-        the root move that allows it loses (the defensive half of threat search)."""
+        the root move that allows it loses (the defensive half of threat search). After
+        :meth:`check_root_moves`, the answer it found."""
+        if self.root_replies is not None:
+            return self._by_key.get(state.key, 0)
         if not self.opponent_threat:            # no VCT even with a free move: none after ours
             return 0
         if self._touch is not None and state.move_stack and state.move_stack[-1] not in self._touch \
@@ -938,7 +975,7 @@ class ThreatPart:
             sv = self.vct
             before = sv.nodes
             n = self._replies[state.key] = sv.win_within(state, self.vct_depth, ply,
-                                                         self.reply_nodes, True)
+                                                         budget or self.reply_nodes, True)
             self.nodes += sv.nodes - before
         return n
 
