@@ -12,7 +12,8 @@ Three measurements (printed, never asserted: the machine is shared and noisy):
    that puzzle's length, with the time of each and whether it is under one second, on the
    Python and the compiled solver (``--backend``) with the ratio of their nodes per second.
 3. **Threat switches in alpha-beta** on the same middle games: nodes, threat nodes and
-   seconds with ``threat_order`` and ``threats`` off and on.
+   seconds with ``threat_order`` and ``threats`` off and on, on each backend
+   (``--backend``), with the time ratio.
 
     gameai bench threats
     gameai bench threats -- --max-plies 11 --repeat 3
@@ -107,14 +108,26 @@ def puzzles(max_plies: int, backends: tuple[str, ...] = ("python",)) -> None:
               "(the same nodes on both: the searches are identical)")
 
 
-def switches() -> None:
+def switches(backends: tuple[str, ...] = ("python",)) -> None:
+    """Each switch on each backend (the compiled core compiled before the clock starts);
+    with both, the time ratio (the same searches: their nodes are checked equal)."""
     print("3. threat switches in alpha-beta (NegaScout depth 3, TT, history, ID) on the same positions")
     base = "negascout(depth=3,tt=true,history=true,id=true"
     for extra in ("", ",threat_order=true", ",threats=true", ",threats=true,threat_order=true"):
         for rule in ("freestyle", "renju"):
-            t, out = _search_all(base + extra + ")", rule)
-            print(f"   {extra or '(plain)':32s} {rule:9s} {t:6.2f} s  nodes {sum(o[2] for o in out):7d}  "
-                  f"threat nodes {sum(o[3] for o in out):7d}")
+            row = {}
+            for backend in backends:
+                spec = base + extra + ("" if backend == "python" else ",backend=compiled") + ")"
+                if backend == "compiled":
+                    _search_all(spec, rule)          # compile (or load) once, untimed
+                row[backend] = _search_all(spec, rule)
+                t, out = row[backend]
+                print(f"   {extra or '(plain)':32s} {rule:9s} {backend:8s} {t:6.2f} s  nodes "
+                      f"{sum(o[2] for o in out):7d}  threat nodes {sum(o[3] for o in out):7d}")
+            if len(row) == 2:
+                (tp, op), (tc, oc) = row["python"], row["compiled"]
+                print(f"   {'':32s} {rule:9s} compiled is {tp / tc:5.1f}x faster "
+                      f"(identical results: {op == oc})")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -123,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=2, help="repetitions of the speed comparison")
     ap.add_argument("--only", choices=("incremental", "puzzles", "switches"), action="append")
     ap.add_argument("--backend", choices=("python", "compiled", "both"), default="both",
-                    help="threat solver of the puzzles (both: print the speed ratio)")
+                    help="backend of the puzzles and switches (both: print the speed ratio)")
     args = ap.parse_args(argv or [])
     only = set(args.only or ("incremental", "puzzles", "switches"))
     if "puzzles" in only:
@@ -131,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     if "incremental" in only:
         incremental(args.repeat)
     if "switches" in only:
-        switches()
+        switches(("python", "compiled") if args.backend == "both" else (args.backend,))
     return 0
 
 

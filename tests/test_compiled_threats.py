@@ -218,3 +218,20 @@ def test_threat_parts_in_alpha_beta_all_positions(compiled, rule):
         ab_pair("mtdf(depth=3,tt=true,history=true,threats=true,threat_order=true", rule, moves)
         ab_pair("negascout(depth=4,tt=true,history=true,id=true,aspiration=true,threats=true,"
                 "threat_order=true,threat_vct_depth=9", rule, moves, {"nodes": 30000})
+
+
+def test_without_numba_the_python_solver_runs(monkeypatch):
+    import warnings
+    from gameai.compiled import jit
+    monkeypatch.setattr(jit, "AVAILABLE", False)
+    monkeypatch.setattr(jit, "REASON", "numba cannot be imported (test)")
+    monkeypatch.setattr(jit, "_warned", False)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        a = gameai.make_searcher("vct(depth=5,backend=compiled)")
+        b = gameai.make_searcher("negascout(depth=2,threats=true,backend=compiled)")
+    assert type(a.solver) is PySolver and type(b.threats.vct) is PySolver
+    assert a.name == "vct(depth=5)" and b.backend == "python"
+    assert len([x for x in w if "Python backend" in str(x.message)]) == 1
+    with pytest.raises(gameai.SpecError, match="backend"):
+        gameai.make_searcher("vcf(depth=5,backend=fast)")
