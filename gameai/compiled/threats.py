@@ -25,6 +25,7 @@ Limits: the check points are the Python solver's (every ``check_every`` nodes an
 """
 from __future__ import annotations
 
+import weakref
 from typing import Callable
 
 import numpy as np
@@ -881,11 +882,15 @@ def threat_order(G, T, buf, sc, n0, n1):
         buf[sc + j] = T[so + buf[j]]
 
 
+_LAST: list = []       # a weak reference to the newest arena
+
+
 class Arena:
     """One flat array holding the state of one or more solvers (their counters and TTs
     as views), the line-fact memo, the board's line table and the horizon's move stack.
     ``T`` is what the compiled core gets; :meth:`horizon` writes which solvers (and ply
-    limits) its horizon runs."""
+    limits) its horizon runs. A new arena copies the line memo of the newest one alive
+    (what the Python memo, one per process, gives a new solver for free)."""
 
     def __init__(self, tt_size: int, solvers: int) -> None:
         cap = 1
@@ -907,6 +912,13 @@ class Arena:
         self.cells = self.view(A_CELLS, 32)
         self.lines = self.view(A_LINES, LINE_WORDS)
         self._size = None                               # board size of the line table
+        last = _LAST[0]() if _LAST else None            # start with the line facts known
+        if last is not None and len(last.memo) == memo_len:
+            src, dst = last.memo[:-1].reshape(-1, 5), self.memo[:-1].reshape(-1, 5)
+            used = src[:, 0] != 0
+            dst[used] = src[used]
+            self.memo[-1] = last.memo[-1]
+        _LAST[:] = [weakref.ref(self)]
 
     def _take(self, n: int) -> int:
         off = self._next
@@ -1140,13 +1152,14 @@ class ThreatSolver:
 def warm_up() -> None:
     """Compile (or load from the disk cache) every entry point before a search's clock
     starts: a tiny VCT with its proof points on a scratch solver."""
-    if solve_iteration.signatures and proof.signatures and new_fours.signatures:
+    entries = (solve_iteration, attack, line, proof, four_points, new_fours, sync)
+    if all(f.signatures for f in entries):
         return
     from ..games.gomoku import Gomoku
-    s = Gomoku(size=9, rule="renju", black="e5 f5 e6", white="a1 a9")
+    s = Gomoku(size=9, rule="renju", black="e5 f5 g5", white="a1 a9 i9")
     sv = ThreatSolver(vct=True, tt_size=64)
-    sv.solve(s, 5, lambda n: False, None, 1)     # objmode's first call is slow too
+    assert sv.solve(s, 5, lambda n: False, None, 1)[0]  # a win: its line is read too
     sv.win_within(s, 5, 0, 100, True)
     sv.proof_points(s)
     sv.points(s, 0, 1)
-    sv.new_four_points(0, s.parse_move("g5"))
+    sv.new_four_points(0, s.parse_move("h5"))
