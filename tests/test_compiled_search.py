@@ -7,7 +7,6 @@ Then two consecutive searches sharing a TT/history/killers, node limits (the sam
 point and result), the root-move callback, and the SpecError cases. Without numba the
 whole module is skipped with the reason (the searchers then run on the Python backend).
 """
-import importlib.util
 import random
 import sys
 import warnings
@@ -15,9 +14,8 @@ import warnings
 import pytest
 
 import gameai
-from gameai.compiled import AVAILABLE, REASON
+from gameai.compiled import AVAILABLE, KERNELS, REASON
 from gameai.compiled.jit import numba
-from gameai.compiled.search import KERNEL_OF
 from gameai.search.stats import Limits
 from pinned_counts import POSITIONS, SPECS
 
@@ -39,8 +37,7 @@ V2 = [
 
 
 def _kernel(game: str) -> bool:
-    name = KERNEL_OF.get(game, game)
-    return importlib.util.find_spec(f"gameai.compiled.{name}") is not None
+    return game in KERNELS
 
 
 def _random_lines(game, count, plies, seed):

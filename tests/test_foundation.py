@@ -60,6 +60,19 @@ def test_tictactoe_perft_counts():
     assert [gameai.perft(s, d) for d in (1, 2, 3, 4)] == [9, 72, 504, 3024]
 
 
+@pytest.mark.parametrize("game, params, depths, counts", [
+    ("tictactoe", {}, (1, 2, 3, 4), [9, 72, 504, 3024]),        # 9, 9*8, 9*8*7, 9*8*7*6
+    ("synthetic", {"branching": 3, "depth": 5}, (2, 5), [9, 243]),   # B**d in a uniform tree
+])
+def test_compiled_perft_of_the_small_kernels(game, params, depths, counts):
+    """One kernel lookup serves perft and the search: the small kernels count too."""
+    from gameai.compiled import AVAILABLE
+    if not AVAILABLE:
+        pytest.skip("numba not installed: backend=compiled falls back to Python")
+    s = gameai.load_game(game, **params)
+    assert [gameai.perft(s, d, backend="compiled") for d in depths] == counts
+
+
 def test_push_pop_restores_key_and_board():
     rng = random.Random(7)
     for _ in range(200):

@@ -14,12 +14,15 @@ from .jit import AVAILABLE, REASON
 
 __all__ = ["AVAILABLE", "REASON", "kernel_for"]
 
-# game name -> kernel module in this package (gomoku.py covers gomoku and renju)
-KERNELS = {"xiangqi": "xiangqi", "gomoku": "gomoku", "renju": "gomoku"}
+#: game name -> kernel module in this package (gomoku.py covers gomoku and renju); the one
+#: lookup perft, the search and the benchmarks share
+KERNELS = {"xiangqi": "xiangqi", "gomoku": "gomoku", "renju": "gomoku",
+           "synthetic": "synthetic", "tictactoe": "tictactoe"}
 
 
 def kernel_for(state) -> ModuleType | None:
-    """The game-kernel module for a game object, or None when its game has none."""
+    """The game-kernel module for a game object, or None when its game has none
+    (:func:`gameai.compiled.search.kernel_for` turns None into a SpecError)."""
     mod = KERNELS.get(getattr(state, "name", None))
     if mod is None:
         return None

@@ -13,7 +13,6 @@ would not be cached).
 """
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import sys
 from types import ModuleType
@@ -25,10 +24,9 @@ from ..errors import SpecError
 from ..search.core import Abort
 from ..search.stats import SearchStats
 from . import core as template
+from . import kernel_for as _lookup
 from .memory import NO_MOVE, CompiledHistory, CompiledKillers, CompiledTT
 
-#: Python game name -> kernel module in gameai.compiled (when they differ)
-KERNEL_OF = {"renju": "gomoku"}
 POW2_MAX_DEPTH = 40     #: deepest nominal depth whose 2**depth history sums stay within int64
 _COUNTERS = SearchStats.COUNTERS
 _IDX = {"nodes": template.NODES, "leaves": template.LEAVES, "terminals": template.TERMINALS,
@@ -40,10 +38,7 @@ _IDX = {"nodes": template.NODES, "leaves": template.LEAVES, "terminals": templat
 
 def kernel_for(state) -> ModuleType:
     """The kernel module of ``state``'s game, or SpecError naming the game."""
-    name = KERNEL_OF.get(state.name, state.name)
-    mod = None
-    if name.isidentifier() and importlib.util.find_spec(f"{__package__}.{name}") is not None:
-        mod = importlib.import_module(f"{__package__}.{name}")
+    mod = _lookup(state)
     if mod is None or not hasattr(mod, "gen_moves"):
         raise SpecError(f"backend=compiled: no compiled kernel for the game {state.name!r} "
                         "(use backend=python)")
