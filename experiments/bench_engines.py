@@ -17,6 +17,13 @@ Two ladders:
 
     gameai bench engines -- --depths 1 2 3 4 --games 20
     gameai bench engines -- --time 1 --fsf-depths 3 5 7 --backends python compiled --games 10
+    gameai bench engines -- --time 1 --fsf-depths 7 --backends compiled --games 20 --seeds 3 4 --out DIR
+
+With several ``--seeds`` each rung is played once per seed (other random openings) and
+then pooled: one trinomial and one pentanomial estimate over all its games (a pair is
+never formed across seeds). The goal's verdict is printed by :func:`verdict`, a rule
+fixed before the games. ``--out`` keeps the tournament folders, so every game can be
+replayed and every row recomputed.
 """
 from __future__ import annotations
 
@@ -49,7 +56,6 @@ def rungs(args) -> list[tuple[str, str, str]]:
 
 def main(argv: list[str] | None = None) -> int:
     from gameai.tournament.runner import TournamentConfig, run_tournament
-    from gameai.tournament.standings import pairing_rows
 
     ap = argparse.ArgumentParser(prog="gameai bench engines", description=__doc__.splitlines()[0])
     ap.add_argument("--fsf", default=shutil.which("fairy-stockfish") or "/usr/games/fairy-stockfish")
@@ -61,42 +67,74 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fsf-depths", type=int, nargs="+", default=[1, 3, 5, 7])
     ap.add_argument("--backends", nargs="+", default=["python", "compiled"],
                     choices=["python", "compiled"])
-    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--games", type=int, default=10, help="games per rung and seed")
     ap.add_argument("--max-plies", type=int, default=200)
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", "--seeds", dest="seeds", type=int, nargs="+", default=[1],
+                    help="opening seeds; with several, each rung prints a row per seed and "
+                         "then the rows pooled")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="keep every rung's tournament folder (games, moves, manifest) here")
     args = ap.parse_args(argv)
     if not os.access(args.fsf, os.X_OK):
         print(f"Fairy-Stockfish not found at {args.fsf} (apt-get install fairy-stockfish)")
         return 1
     todo = rungs(args)
     print(f"xiangqi: {len(todo)} rungs against Fairy-Stockfish ({args.fsf}); {args.games} games "
-          f"per rung, max {args.max_plies} plies, seed {args.seed}, {args.jobs} workers")
+          f"per rung and seed, max {args.max_plies} plies, seeds {' '.join(map(str, args.seeds))}, "
+          f"{args.jobs} workers")
     for _, spec, eng in todo[:1] + [r for r in todo[1:] if r[1] != todo[0][1]]:
         print(f"  ours: {spec}")
-    print(f"{'rung':>22} {'W-D-L':>9} {'score':>6} {'Elo (trinomial 95%)':>20} "
-          f"{'Elo (pentanomial)':>18} {'faults':>6} {'s/move':>7} {'s/game':>7}")
+    print("  goal (at least 50%):", " ".join(verdict.__doc__.split(":", 1)[1].split()))
+    print(f"{'rung':>22} {'seed':>6} {'W-D-L':>9} {'score':>6} {'Elo (trinomial 95%)':>20} "
+          f"{'Elo (pentanomial)':>18} {'faults':>6} {'s/move':>7} {'s/game':>7}  goal")
     with tempfile.TemporaryDirectory() as tmp:
+        root = args.out or Path(tmp)
         for i, (label, ours, eng) in enumerate(todo):
             fsf = f"engine(cmd={args.fsf},{eng},name=fairy-stockfish)"
-            cfg = TournamentConfig(game="xiangqi", players=[ours, fsf], games=args.games,
-                                   seed=args.seed, opening_plies=2, max_plies=args.max_plies)
-            t0 = time.perf_counter()
-            r = run_tournament(cfg, Path(tmp) / f"r{i}", jobs=args.jobs, progress=False, log=None)
-            dt = time.perf_counter() - t0
-            row = pairing_rows(r.games, order=[ours, fsf])[0]
-            print(f"{label:>22} {row['wins']:>3}-{row['draws']}-{row['losses']:<3} "
-                  f"{row['score']:>6.3f} {row['elo']:>+9.0f} ± {row['elo_error']:<8.0f} "
-                  f"{row['penta_elo']:>+8.0f} ± {row['penta_error']:<7.0f} {row['faults']:>6} "
-                  f"{_seconds_per_move(r, ours):>7.2f} {dt / len(r.games):>7.1f}", flush=True)
+            pooled, seconds, moves_s = [], 0.0, []
+            for k, seed in enumerate(args.seeds):
+                cfg = TournamentConfig(game="xiangqi", players=[ours, fsf], games=args.games,
+                                       seed=seed, opening_plies=2, max_plies=args.max_plies)
+                t0 = time.perf_counter()
+                r = run_tournament(cfg, root / f"rung{i}_seed{seed}", jobs=args.jobs,
+                                   progress=False, log=None)
+                dt = time.perf_counter() - t0
+                seconds += dt
+                moves_s.append(_move_seconds(r, ours))
+                _print_row(label, str(seed), r.games, ours, fsf, moves_s[-1], dt / len(r.games))
+                # pairs of different seeds are different openings: keep their ids apart
+                pooled += [dict(g, pair=int(g["pair"]) + k * 1_000_000) for g in r.games]
+            if len(args.seeds) > 1:
+                import pandas as pd
+                _print_row(label, "pooled", pooled, ours, fsf, pd.concat(moves_s),
+                           seconds / len(pooled))
     return 0
 
 
-def _seconds_per_move(result, ours: str) -> float:
-    """Our mean wall-clock seconds per move over the rung's games (from moves.parquet)."""
+def verdict(row: dict) -> str:
+    """The goal's rule, fixed before any game is played: "shown" when the trinomial 95%
+    Elo interval lies wholly above 0 (score above 50%), "refuted" when wholly below,
+    otherwise "undecided" (more games needed, or an unbounded interval from a one-sided
+    score)."""
+    lo, hi = row["elo"] - row["elo_error"], row["elo"] + row["elo_error"]
+    return "shown" if lo > 0 else "refuted" if hi < 0 else "undecided"
+
+
+def _print_row(label: str, seed: str, games: list, ours: str, fsf: str, move_s, game_s: float):
+    from gameai.tournament.standings import pairing_rows
+    row = pairing_rows(games, order=[ours, fsf])[0]
+    print(f"{label:>22} {seed:>6} {row['wins']:>3}-{row['draws']}-{row['losses']:<3} "
+          f"{row['score']:>6.3f} {row['elo']:>+9.0f} ± {row['elo_error']:<8.0f} "
+          f"{row['penta_elo']:>+8.0f} ± {row['penta_error']:<7.0f} {row['faults']:>6} "
+          f"{move_s.mean():>7.2f} {game_s:>7.1f}  {verdict(row)}", flush=True)
+
+
+def _move_seconds(result, ours: str):
+    """Our wall-clock seconds of every move of the rung (from moves.parquet)."""
     import pandas as pd
     df = pd.read_parquet(Path(result.out) / "moves.parquet", columns=["player", "time_s"])
-    return float(df.loc[df.player == ours, "time_s"].mean())
+    return df.loc[df.player == ours, "time_s"]
 
 
 if __name__ == "__main__":
