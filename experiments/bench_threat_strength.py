@@ -33,7 +33,7 @@ from pathlib import Path
 
 #: the searchers compared: the same NegaScout, with and without the threat part
 BASE = "negascout(depth=3,tt=true,history=true,id=true{extra}{backend})"
-THREAT_SWITCHES = ",threats=true,threat_order=true,threat_vct_depth=13"
+THREAT_SWITCHES = ",threats=true,threat_order=true"
 GOAL = 0.90
 
 

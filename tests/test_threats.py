@@ -202,13 +202,14 @@ def test_threat_order_keeps_values():
 
 def test_alphabeta_threat_part_refuses_root_moves_that_allow_a_vct():
     """Black threatens a double three at h8; a one-ply blind search with threats=true
-    must pick a move after which Black has no VCT (checked by the vct searcher)."""
+    must pick a move after which Black has no VCT of 7 plies (checked by the vct searcher;
+    with the default 15-ply checks the search scores every White move lost here)."""
     g = gameai.load_game("gomoku", black="f8 g8 h10 h11", white="a1 a15 o1")
     vct7 = gameai.make_searcher("vct(depth=7)")
     g.push(g.parse_move("o15"))
     assert vct7.search(g).value > 0                  # a careless move loses to a VCT
     g.pop()
-    r = gameai.make_searcher("alphabeta(depth=1,eval=zero,threats=true)").search(g)
+    r = gameai.make_searcher("alphabeta(depth=1,eval=zero,threats=true,threat_vct_depth=7)").search(g)
     assert r.value > -MATE_BOUND
     g.push(r.move)
     assert vct7.search(g).value == 0
@@ -216,7 +217,7 @@ def test_alphabeta_threat_part_refuses_root_moves_that_allow_a_vct():
 
 def test_threat_vct_depth_reaches_longer_vcts():
     """With White's counter-fours on the a-file Black's double three needs 9 plies: the
-    default 7-ply check after each root move misses it, threat_vct_depth=9 does not."""
+    a 7-ply check after each root move misses it, threat_vct_depth=9 does not."""
     g = gameai.load_game("gomoku", black="f8 g8 h10 h11", white="a1 a3 a5")
     vct9 = gameai.make_searcher("vct(depth=9)")
     r = gameai.make_searcher("alphabeta(depth=1,eval=zero,threats=true,threat_vct_depth=9)").search(g)

@@ -21,7 +21,7 @@ from ..spec import Depth, Nodes, Range, Seconds, TTSize
 from .core import Abort, Search
 from .ordering import History, Killers
 from .threats import ThreatPart
-from .stats import INF, MATE, Limits, SearchResult, SearchStats
+from .stats import INF, MATE, MATE_BOUND, Limits, SearchResult, SearchStats
 from .timeman import GameClock, parse_clock
 from .tt import TranspositionTable
 
@@ -73,7 +73,7 @@ class Searcher:
                  window: Annotated[int, Range(1, MATE)] = 50, quiescence: bool = False,
                  qdepth: Annotated[int, Range(0, 64)] = 16, mate_ply: bool = True,
                  threats: bool = False, threat_depth: Annotated[int, Range(1, 31)] = 7,
-                 threat_vct_depth: Annotated[int, Range(1, 31)] = 7, threat_order: bool = False,
+                 threat_vct_depth: Annotated[int, Range(1, 31)] = 15, threat_order: bool = False,
                  nullmove: bool = False, lmr: bool = False,
                  check_ext: bool = False, evasions: bool = False, mvv_lva: bool = False,
                  mate_distance: bool = False, repetition: bool = False,
@@ -217,16 +217,33 @@ class Searcher:
             from ..compiled.search import CompiledSearch
             core = CompiledSearch
         # a clock or an outside stop is read at every node: overrun at most one node's work
-        run = core(self, state, self.evaluator(state), stop_check, max_depth=max_depth,
-                   node_limit=node_limit,
-                   check_every=1 if deadline is not None or stop is not None else 1024,
-                   timed=time_limit is not None or soft_time is not None or stop is not None,
-                   on_root_move=on_root_move or self.on_root_move,
-                   root_moves=None if allowed is None else frozenset(allowed))
+        def new_run():
+            return core(self, state, self.evaluator(state), stop_check, max_depth=max_depth,
+                        node_limit=node_limit,
+                        check_every=1 if deadline is not None or stop is not None else 1024,
+                        timed=time_limit is not None or soft_time is not None or stop is not None,
+                        on_root_move=on_root_move or self.on_root_move,
+                        root_moves=None if allowed is None else frozenset(allowed))
+        run = new_run()
         try:
             move, value, pv, stats = self._drive(run, state, max_depth, soft_deadline,
                                                  on_iteration or self.on_iteration, t0,
                                                  root_win, allowed)
+            # threat part, depth-limited searches: a longer check of the move chosen; if
+            # the opponent has a VCT after it, it is scored lost and a new core (which reads
+            # the root moves' checks when built) searches again; the counters add up
+            done = []
+            while self.threats is not None and run.node_limit is None and not run.timed and \
+                    move is not None and -MATE_BOUND < value < MATE_BOUND and \
+                    self.threats.refutes(state, move):
+                done.append(run.counters())
+                run = new_run()
+                move, value, pv, stats = self._drive(run, state, max_depth, soft_deadline,
+                                                     on_iteration or self.on_iteration, t0,
+                                                     root_win, allowed)
+            for c in done:
+                for k, v in c.items():
+                    setattr(stats, k, max(stats.seldepth, v) if k == "seldepth" else getattr(stats, k) + v)
         finally:
             if self.clock is not None:
                 self.clock.charge(time.perf_counter() - t0)

@@ -865,11 +865,13 @@ class ThreatPart:
     (:meth:`check_root_moves`), so both backends' cores read the same answers.
     """
 
-    def __init__(self, depth: int = 7, vct_depth: int = 7, root_nodes: int = 5_000,
+    def __init__(self, depth: int = 7, vct_depth: int = 15, root_nodes: int = 5_000,
                  horizon_vct: int = 0, reply_nodes: int = 6_000, pass_nodes: int = 4_000,
+                 verify_nodes: int = 50_000, verify_rounds: int = 4,
                  solver: Callable[..., Any] | None = None) -> None:
         self.depth, self.vct_depth = depth, vct_depth
         self.root_nodes, self.reply_nodes, self.pass_nodes = root_nodes, reply_nodes, pass_nodes
+        self.verify_nodes, self.verify_rounds = verify_nodes, verify_rounds
         solver = solver or ThreatSolver         # or the compiled one (solver_class)
         self.vcf = solver(vct=False)
         self.vct = solver(vct=True)
@@ -878,7 +880,11 @@ class ThreatPart:
         #: set by :meth:`root`: False when the opponent has no VCT even after a pass of
         #: ours, so no root move can allow one and :meth:`reply` has nothing to check
         self.opponent_threat = True
+        #: set by :meth:`root`: the pass check finished without finding a VCT (not merely
+        #: ran out of nodes), so :meth:`refutes` has nothing to verify
+        self.pass_clear = False
         self._replies: dict[int, int] = {}      # this search's reply checks, by position
+        self._verified: set[int] = set()        # root moves' positions verified this search
         self._touch: set[int] | None = None     # points of the opponent's proof after a pass
         #: by check_root_moves: root move -> plies of the VCT it allows (0: none or unchecked)
         self.root_replies: dict[Any, int] | None = None
@@ -899,7 +905,9 @@ class ThreatPart:
         nodes. A win whose first move is not in ``allowed`` (when given) is not played.
         """
         self.opponent_threat = True
+        self.pass_clear = False
         self._replies.clear()
+        self._verified.clear()
         self._touch = None
         self.root_replies = None
         if not hasattr(state, "line_codes"):
@@ -923,6 +931,7 @@ class ThreatPart:
             _pass(state)
             try:                                 # (not found within the budget: as no threat)
                 n = self.opponent_threat = sv.win_within(state, self.vct_depth, 1, left, True)
+                self.pass_clear = not n and sv.nodes - before < left
                 if n:                            # the root moves that can touch its proof
                     self._touch = sv.proof_points(state)
                     if self._touch is not None:
@@ -965,19 +974,52 @@ class ThreatPart:
         :meth:`check_root_moves`, the answer it found."""
         if self.root_replies is not None:
             return self._by_key.get(state.key, 0)
+        n = self._replies.get(state.key)
+        if n is not None:
+            return n
         if not self.opponent_threat:            # no VCT even with a free move: none after ours
             return 0
         if self._touch is not None and state.move_stack and state.move_stack[-1] not in self._touch \
                 and not self.vct.new_four_points(1 - state.to_move, state.move_stack[-1], True):
             return self.opponent_threat          # the opponent's proof after a pass still holds
-        n = self._replies.get(state.key)        # asked again in every iteration
-        if n is None:
+        sv = self.vct
+        before = sv.nodes
+        n = self._replies[state.key] = sv.win_within(state, self.vct_depth, ply,
+                                                     budget or self.reply_nodes, True)
+        self.nodes += sv.nodes - before
+        return n
+
+    def refutes(self, state, move) -> bool:
+        """After the alpha-beta chose ``move`` at the root: does a longer check (up to
+        ``verify_nodes``) prove the opponent a VCT after it? Then the move is stored as
+        lost (in :attr:`root_replies`, which the next core built reads) and the caller
+        searches again; at most ``verify_rounds`` moves per search, each once. Nothing is
+        verified when the pass check proved that the opponent has no VCT at all.
+
+        Why: in the games lost to the plain player the opponent's winning VCT after our
+        move took 5,600-125,000 nodes to prove, mostly beyond ``reply_nodes``, which every
+        candidate root move gets; the larger budget goes to the one move about to be played.
+        """
+        if self.pass_clear or not self.verify_nodes or len(self._verified) >= self.verify_rounds \
+                or not hasattr(state, "line_codes"):
+            return False
+        fast_push(state)(move)
+        try:
+            k = state.key
+            if self._by_key.get(k) or self._replies.get(k) or k in self._verified:
+                return False                     # lost already (the least bad), or verified
+            self._verified.add(k)
             sv = self.vct
             before = sv.nodes
-            n = self._replies[state.key] = sv.win_within(state, self.vct_depth, ply,
-                                                         budget or self.reply_nodes, True)
+            n = sv.win_within(state, self.vct_depth, 1, self.verify_nodes, True)
             self.nodes += sv.nodes - before
-        return n
+        finally:
+            state.pop()
+        if n:
+            self._replies[k] = self._by_key[k] = n
+            if self.root_replies is not None:
+                self.root_replies[move] = n
+        return bool(n)
 
     def horizon(self, state, ply: int) -> int:
         """Plies to a proven VCF (or, with ``horizon_vct``, VCT) win for the side to move
