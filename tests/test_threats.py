@@ -278,3 +278,33 @@ def test_a_defence_off_the_vcf_proof_does_not_stop_the_win(name):
             assert r.value and MATE - r.value <= n, s.move_str(m)
     finally:
         _unpass(s)
+
+
+def test_the_move_chosen_gets_a_longer_check():
+    """A game the threat player lost to the plain one (seed 11): after White's l5 Black has
+    an 11-ply VCT that takes about 6,600 nodes to prove, beyond the 6,000 of the check every
+    candidate root move gets. The longer check of the chosen move (``refutes``) proves it
+    and stores the move as lost; a quiet position, where the opponent has no VCT even
+    after a pass, is not checked at all."""
+    from gameai.search.threats import ThreatPart
+    g = gameai.load_game("gomoku", moves="h8 i6 i7 j9 h7 j7 j6 g9 k5 l4 h9 h10 h5 h6 i5")
+    part = ThreatPart()
+    part.root(g, lambda n: False)
+    assert part.opponent_threat and not part.pass_clear
+    l5 = g.parse_move("l5")
+    g.push(l5)
+    assert part.reply(g, 1) == 0                     # the candidate check misses it
+    g.pop()
+    assert part.refutes(g, l5) and not part.refutes(g, l5)
+    g.push(l5)
+    assert part.reply(g, 1) == 11                    # now scored as lost
+    assert gameai.make_searcher("vct(depth=11)").search(g).value == MATE - 11
+    g.pop()
+    r = gameai.make_searcher("negascout(depth=2,tt=true,threats=true,threat_order=true)").search(g)
+    assert r.move != l5 and r.value > -MATE_BOUND
+
+    quiet = gameai.load_game("gomoku", moves="h8 i9")
+    part.root(quiet, lambda n: False)
+    before = part.nodes
+    assert part.pass_clear and not part.refutes(quiet, quiet.parse_move("h9"))
+    assert part.nodes == before
