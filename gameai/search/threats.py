@@ -853,6 +853,10 @@ class ThreatPart:
       a stone of ours only blocks the opponent's lines and adds our counter-fours, so
       without that threat no root move allows one (heuristic in Renju, where a Black
       move may make a Black defence point forbidden);
+    * after a depth-limited search (no node or time limit) has chosen its move, unless the
+      pass check finished without a VCT: a longer check of that move (:meth:`refutes`,
+      ``verify_nodes``); if it proves the opponent a VCT, the move is scored lost and the
+      search runs again (at most ``verify_rounds`` moves per search);
     * at the horizon, before the static evaluation: a VCF of up to ``depth`` plies for
       the side to move; a proven win is scored ``MATE - (ply + its plies)``, so the
       alpha-beta tree sees wins (and, one ply up, losses) beyond its nominal depth.
@@ -863,6 +867,12 @@ class ThreatPart:
     and reply checks are taken from it first, the horizon's are alpha-beta nodes too).
     The reply checks run for every root move before the alpha-beta search
     (:meth:`check_root_moves`), so both backends' cores read the same answers.
+
+    The defaults come from games against the plain searcher (``gameai bench
+    threat_strength``): the opponent VCTs that won them were 7-15 plies long (so
+    ``vct_depth`` is 15) and took 5,600-125,000 nodes to prove after the move that
+    allowed them (so the move about to be played gets ``verify_nodes``, every other
+    candidate ``reply_nodes``).
     """
 
     def __init__(self, depth: int = 7, vct_depth: int = 15, root_nodes: int = 5_000,
