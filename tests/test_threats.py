@@ -308,3 +308,12 @@ def test_the_move_chosen_gets_a_longer_check():
     before = part.nodes
     assert part.pass_clear and not part.refutes(quiet, quiet.parse_move("h9"))
     assert part.nodes == before
+
+
+def test_threat_effort_multiplies_the_check_budgets():
+    """threat_effort=N gives every threat check N times the nodes (a faster solver affords
+    more); the defaults are effort 1."""
+    one = gameai.make_searcher("negascout(depth=1,threats=true)").threats
+    ten = gameai.make_searcher("negascout(depth=1,threats=true,threat_effort=10)").threats
+    for budget in ("root_nodes", "reply_nodes", "pass_nodes", "verify_nodes"):
+        assert getattr(ten, budget) == 10 * getattr(one, budget) > 0

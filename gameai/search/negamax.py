@@ -53,8 +53,8 @@ class Searcher:
     ``exact_depth``; ``history``, ``history_key`` (piece|fromto), ``history_inc``
     (pow2|square), ``history_keep``; ``killers``; ``id``; ``aspiration``, ``window``;
     ``quiescence``, ``qdepth``; ``mate_ply`` (false scores every win as MATE, as
-    OpenSpiel's +-1 returns do); ``threats``, ``threat_depth``, ``threat_vct_depth`` and
-    ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
+    OpenSpiel's +-1 returns do); ``threats``, ``threat_depth``, ``threat_vct_depth``,
+    ``threat_effort`` (multiplies the threat checks' node budgets) and ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
     (quiescence answers check with every evasion), ``mvv_lva``, ``mate_distance``,
     ``repetition`` (see :mod:`gameai.search.core`); ``clock`` (a game clock, see
     :mod:`gameai.search.timeman`); ``backend`` (``python`` or ``compiled``: the numba core
@@ -74,6 +74,7 @@ class Searcher:
                  qdepth: Annotated[int, Range(0, 64)] = 16, mate_ply: bool = True,
                  threats: bool = False, threat_depth: Annotated[int, Range(1, 31)] = 7,
                  threat_vct_depth: Annotated[int, Range(1, 31)] = 15, threat_order: bool = False,
+                 threat_effort: Annotated[int, Range(1, 1000)] = 1,
                  nullmove: bool = False, lmr: bool = False,
                  check_ext: bool = False, evasions: bool = False, mvv_lva: bool = False,
                  mate_distance: bool = False, repetition: bool = False,
@@ -104,7 +105,8 @@ class Searcher:
             if self.backend == "compiled":
                 from ..compiled.threats import part_solvers
                 solver = part_solvers()
-            self.threats = ThreatPart(threat_depth, threat_vct_depth, solver=solver)
+            self.threats = ThreatPart(threat_depth, threat_vct_depth, solver=solver,
+                                      effort=threat_effort)
         if self.backend == "compiled":
             from ..compiled.search import memories
             self.tt, self.history, self.killers = memories(

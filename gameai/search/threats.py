@@ -878,10 +878,12 @@ class ThreatPart:
     def __init__(self, depth: int = 7, vct_depth: int = 15, root_nodes: int = 5_000,
                  horizon_vct: int = 0, reply_nodes: int = 6_000, pass_nodes: int = 4_000,
                  verify_nodes: int = 50_000, verify_rounds: int = 4,
-                 solver: Callable[..., Any] | None = None) -> None:
+                 solver: Callable[..., Any] | None = None, effort: int = 1) -> None:
         self.depth, self.vct_depth = depth, vct_depth
-        self.root_nodes, self.reply_nodes, self.pass_nodes = root_nodes, reply_nodes, pass_nodes
-        self.verify_nodes, self.verify_rounds = verify_nodes, verify_rounds
+        #: ``effort`` multiplies every node budget (a faster solver affords more)
+        self.root_nodes, self.reply_nodes, self.pass_nodes = \
+            effort * root_nodes, effort * reply_nodes, effort * pass_nodes
+        self.verify_nodes, self.verify_rounds = effort * verify_nodes, verify_rounds
         solver = solver or ThreatSolver         # or the compiled one (solver_class)
         self.vcf = solver(vct=False)
         self.vct = solver(vct=True)
