@@ -132,6 +132,18 @@ def _random_calls(rng):
     return calls
 
 
+def test_proof_points_on_bit_63_of_a_word(compiled):
+    """A proof point whose index is 63 mod 64 sets the sign bit of its bitset word: read
+    as a signed int the compiled proof_points never finished (a threat player's game
+    stalled there). The set must equal the Python solver's."""
+    moves = "h8 i6 i7 j9 h7 j7 j6 g9 k5 l4 h9 h10 h5 h6 i5 j5 k7 h4 l8 m9 k8 k9 l9"
+    g = gameai.load_game("gomoku", moves=moves)
+    out = same_calls(both(compiled, vct=True), g, [("pass", None), ("win_within", (15, 1, 4000, True)),
+                                                   ("proof_points", ()), ("unpass", None)])
+    points = out[2][0]
+    assert out[1][0] and points and any(p % 64 == 63 for p in points)
+
+
 @pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
 def test_random_positions_same_search(compiled, rule):
     rng = random.Random({"freestyle": 1, "standard": 2, "renju": 3}[rule])

@@ -1128,7 +1128,7 @@ class ThreatSolver:
         if not proof(self.G, self._S, pts, np.int64(max_nodes), np.int64(0)):
             return None
         out = set()
-        for w, x in enumerate(pts.tolist()):
+        for w, x in enumerate(pts.view(np.uint64).tolist()):   # unsigned: bit 63 is a point
             while x:
                 low = x & -x
                 out.add(64 * w + low.bit_length() - 1)
