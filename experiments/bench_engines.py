@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
                                        seed=seed, opening_plies=2, max_plies=args.max_plies)
                 t0 = time.perf_counter()
                 r = run_tournament(cfg, root / f"rung{i}_seed{seed}", jobs=args.jobs,
-                                   progress=False, log=None)
+                                   progress=True, log=None)
                 dt = time.perf_counter() - t0
                 seconds += dt
                 moves_s.append(_move_seconds(r, ours))

@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
                                    seed=args.seed, opening_plies=args.opening_plies,
                                    max_plies=args.max_plies)
             t0 = time.perf_counter()
-            r = run_tournament(cfg, root / rule, jobs=args.jobs, progress=False, log=None)
+            r = run_tournament(cfg, root / rule, jobs=args.jobs, progress=True, log=None)
             dt = time.perf_counter() - t0
             row = pairing_rows(r.games, order=[threat, plain])[0]
             points = row["wins"] + row["draws"] / 2
