@@ -31,5 +31,15 @@ def test_tiny_match_reports_its_records(tmp_path, capsys):
     won = sum((g.player0 == threat) == (g.winner == 0) for g in games.itertuples() if g.winner >= 0)
     drawn = int((games.winner < 0).sum())
     lost = len(games) - won - drawn
-    assert f"gomoku: {won}-{drawn}-{lost} (W-D-L) in 2 games" in text
+    assert f"gomoku, seed 11: {won}-{drawn}-{lost} (W-D-L) in 2 games" in text
     assert text.count("lost game") == lost
+
+
+def test_verdict_needs_the_whole_wilson_interval_at_or_above_90_percent():
+    # every game won: the Wilson lower bound is n / (n + z^2), z = 1.96, so 35 straight
+    # wins (35 / 38.84 = 0.901) show the goal and 34 (0.898) do not
+    assert bench.verdict(35, 35) == "shown"
+    assert bench.verdict(34, 34) == "undecided"
+    # a point score of 95% over 20 games is not enough; 70% of 100 games is refuted
+    assert bench.verdict(19, 20) == "undecided"
+    assert bench.verdict(70, 100) == "refuted"

@@ -54,7 +54,8 @@ class Searcher:
     (pow2|square), ``history_keep``; ``killers``; ``id``; ``aspiration``, ``window``;
     ``quiescence``, ``qdepth``; ``mate_ply`` (false scores every win as MATE, as
     OpenSpiel's +-1 returns do); ``threats``, ``threat_depth``, ``threat_vct_depth``,
-    ``threat_effort`` (multiplies the threat checks' node budgets) and ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
+    ``threat_effort`` (multiplies the threat checks' node budgets), ``threat_horizon_vct``
+    (plies of a VCT at the horizon after the VCF; 0: none) and ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
     (quiescence answers check with every evasion), ``mvv_lva``, ``mate_distance``,
     ``repetition`` (see :mod:`gameai.search.core`); ``clock`` (a game clock, see
     :mod:`gameai.search.timeman`); ``backend`` (``python`` or ``compiled``: the numba core
@@ -75,6 +76,7 @@ class Searcher:
                  threats: bool = False, threat_depth: Annotated[int, Range(1, 31)] = 7,
                  threat_vct_depth: Annotated[int, Range(1, 31)] = 15, threat_order: bool = False,
                  threat_effort: Annotated[int, Range(1, 1000)] = 1,
+                 threat_horizon_vct: Annotated[int, Range(0, 31)] = 0,
                  nullmove: bool = False, lmr: bool = False,
                  check_ext: bool = False, evasions: bool = False, mvv_lva: bool = False,
                  mate_distance: bool = False, repetition: bool = False,
@@ -106,7 +108,7 @@ class Searcher:
                 from ..compiled.threats import part_solvers
                 solver = part_solvers()
             self.threats = ThreatPart(threat_depth, threat_vct_depth, solver=solver,
-                                      effort=threat_effort)
+                                      effort=threat_effort, horizon_vct=threat_horizon_vct)
         if self.backend == "compiled":
             from ..compiled.search import memories
             self.tt, self.history, self.killers = memories(
