@@ -2,9 +2,13 @@
 
 Issue 11 item 5 (Gomoku half): "the VCF/VCT-enabled player wins at least 90% against
 today's best alpha-beta player". For each rule (``--rules gomoku renju``) one match of
-``--games`` games through the tournament machinery (random openings of
-``--opening-plies`` plies, each played twice with colours swapped), the threat player
-(:data:`THREAT`) against the plain one (:data:`PLAIN`), both on ``--backend``.
+``--games`` games through the tournament machinery, each opening played twice with
+colours swapped, the threat player against the plain one (:func:`specs`), both on
+``--backend``. The openings (``--openings``) are by default the 26 standard Renju
+openings (:mod:`gameai.games.gomoku_openings`: three stones in the centre, so 52 games);
+``random`` plays ``--opening-plies`` random moves instead, which throw White's stones
+anywhere and often leave Black a win whoever plays it (the colour-split pairs of the
+pentanomial count show how often).
 
 Printed per rule: W-D-L, the point score with its Wilson 95% interval (draws half a
 point), the trinomial and pentanomial Elo with their 95% errors, the mean seconds per
@@ -20,7 +24,7 @@ is **shown** iff the Wilson 95% interval of the point score lies wholly at or ab
 **refuted** iff it lies wholly below, otherwise **undecided**; the point score against
 90% is printed beside it ("point >= 90%" or not), since one match's point score alone
 cannot vouch for a rate (19 of 20 has a lower bound near 76%; a lower bound of 90% needs
-at least 35 straight wins, or about 60 games with one loss). With several ``--seeds``
+35 straight wins, 53 games with one loss or 69 with two). With several ``--seeds``
 each rule is played once per seed (other random openings) and then pooled. A benchmark,
 not a test: figures go to the README with this command and the commit they ran on.
 
@@ -59,16 +63,21 @@ def verdict(points: float, games: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from gameai.games.gomoku_openings import standard_openings
     from gameai.tournament.runner import TournamentConfig, run_tournament
 
     ap = argparse.ArgumentParser(prog="gameai bench threat_strength",
                                  description=__doc__.splitlines()[0])
     ap.add_argument("--rules", nargs="+", default=["gomoku", "renju"], choices=["gomoku", "renju"])
-    ap.add_argument("--games", type=int, default=20)
+    ap.add_argument("--games", type=int, default=None,
+                    help="games per rule and seed (default 52 with standard openings, else 20)")
     ap.add_argument("--seed", "--seeds", dest="seeds", type=int, nargs="+", default=[11],
                     help="opening seeds; with several, a row per seed and then pooled")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--backend", default="python", choices=["python", "compiled"])
+    ap.add_argument("--openings", default="standard", choices=["standard", "random"],
+                    help="standard: the 26 Renju openings, each played with both colours "
+                         "(--games defaults to 52); random: --opening-plies random moves")
     ap.add_argument("--opening-plies", type=int, default=4)
     ap.add_argument("--max-plies", type=int, default=400)
     ap.add_argument("--threat", default=None, help="the threat player's spec (default: %s)"
@@ -80,17 +89,28 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--diag-time", type=float, default=10.0, help="seconds per diagnosis search")
     args = ap.parse_args(argv)
     threat, plain = specs(args)
+    if args.games is None:
+        args.games = 2 * len(standard_openings()) if args.openings == "standard" else 20
+    opening_text = "the 26 standard openings" if args.openings == "standard" else \
+        f"{args.opening_plies}-ply random openings"
     print(f"threat player: {threat}\nplain player:  {plain}\n{args.games} games per rule and "
-          f"seed, {args.opening_plies}-ply openings, seeds {' '.join(map(str, args.seeds))}, "
+          f"seed, {opening_text}, seeds {' '.join(map(str, args.seeds))}, "
           f"{args.jobs} workers\ngoal (score at least {GOAL:.0%}):",
           " ".join(verdict.__doc__.split(":", 1)[1].split()), flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(args.out) if args.out else Path(tmp)
+        book = None
+        if args.openings == "standard":
+            root.mkdir(parents=True, exist_ok=True)
+            book = root / "standard_openings.txt"
+            book.write_text("# the 26 standard Renju openings (gameai.games.gomoku_openings)\n"
+                            + "".join(" ".join(o) + "\n" for o in standard_openings()))
         for rule in args.rules:
             pooled, seconds = [], 0.0
             for k, seed in enumerate(args.seeds):
                 cfg = TournamentConfig(game=rule, players=[threat, plain], games=args.games,
                                        seed=seed, opening_plies=args.opening_plies,
+                                       openings_file=str(book) if book else None,
                                        max_plies=args.max_plies)
                 out = root / rule if len(args.seeds) == 1 else root / f"{rule}_seed{seed}"
                 t0 = time.perf_counter()

@@ -43,3 +43,24 @@ def test_verdict_needs_the_whole_wilson_interval_at_or_above_90_percent():
     # a point score of 95% over 20 games is not enough; 70% of 100 games is refuted
     assert bench.verdict(19, 20) == "undecided"
     assert bench.verdict(70, 100) == "refuted"
+
+
+def test_the_26_standard_openings():
+    from gameai.games.gomoku_openings import _SYMMETRIES, standard_openings
+
+    def offsets(text):
+        return ord(text[0]) - ord("h"), int(text[1:]) - 8
+
+    openings = standard_openings()
+    # the Renju opening rule's count: 13 direct and 13 indirect openings
+    assert len(openings) == 26
+    kinds = [abs(offsets(w)[0]) + abs(offsets(w)[1]) for _, w, _ in openings]
+    assert kinds.count(1) == 13 and kinds.count(2) == 13
+    classes = set()
+    for b1, w, b2 in openings:
+        assert b1 == "h8" and max(map(abs, offsets(w))) == 1
+        assert max(map(abs, offsets(b2))) <= 2 and b2 not in (b1, w)
+        # no two openings are the same position seen through a symmetry of the board
+        classes.add(min((g(*offsets(w)), tuple(sorted([(0, 0), g(*offsets(b2))])))
+                        for g in _SYMMETRIES))
+    assert len(classes) == 26
