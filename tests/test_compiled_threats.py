@@ -207,9 +207,13 @@ def ab_pair(spec, rule, moves, limits=None):
     "negascout(depth=3,tt=true,history=true,id=true,threats=true,threat_order=true",
     "alphabeta(depth=2,threats=true",
     "negascout(depth=2,tt=true,killers=true,threat_order=true",
+    "negascout(depth=2,tt=true,history=true,threats=true,threat_horizon_vct=5",
+    "negascout(depth=2,tt=true,history=true,threats=true,threat_horizon_vct=7,"
+    "threat_horizon_nodes=40",
 ])
 def test_threat_parts_in_alpha_beta_same_search(compiled, rule, spec):
-    """threats (root, root-move reply checks, horizon VCF) and threat_order on both cores:
+    """threats (root, root-move reply checks, horizon VCF and VCT, with and without a node
+    budget) and threat_order on both cores:
     the same move, value, PV and counters, threat nodes included."""
     for moves in POSITIONS[:2]:
         r = ab_pair(spec, rule, moves)

@@ -131,7 +131,7 @@ def _threat_arena(o, state, kernel) -> np.ndarray:
     if o.threats is not None:
         part = o.threats
         arena = part.vcf.arena
-        for sv, _plies in part._at_horizon:         # the TTs belong to this rule and size
+        for sv, _plies, _budget in part._at_horizon:         # the TTs belong to this rule and size
             sv._bind(state)
         arena.horizon(part._at_horizon)
     else:

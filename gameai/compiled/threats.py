@@ -813,7 +813,7 @@ def new_fours(G, S, colour, p, placed):
 # compiled negamax core gets every threat solver of a searcher as ONE array argument
 A_MEMO, A_MEMO_LEN, A_LINES, A_CELLS, A_HBUF, A_HBUF_LEN, A_SCORE, A_NH, A_H = range(9)
 HDR = 32
-H_WORDS = 6                         #: per horizon solver: c, tt, tt length, c2, tt2, plies
+H_WORDS = 7                         #: per horizon solver: c, tt, tt length, c2, tt2, plies, budget
 LINE_WORDS = 2 * 160                #: >= 2 * lines of the largest board
 HBUF_PLIES = 40                     #: the horizon's threat searches: plies the stack holds
 
@@ -840,8 +840,22 @@ def threat_horizon(G, T, ply):
         S = _views(T, base)
         c = S[0]
         before = c[NODES]
-        c[EVERY], c[LIMIT], c[NEXT_CHECK], c[STOP_AT], c[POLLING], c[ABORT] = NEVER, -1, NEVER, -1, 0, 0
-        n = node(G, S, T[base + 5], ply, np.int64(0), np.int64(1))
+        plies, budget = T[base + 5], T[base + 6]
+        c[POLLING], c[ABORT] = 0, 0
+        if budget <= 0:                 # win_within(state, plies, ply)
+            c[EVERY], c[LIMIT], c[NEXT_CHECK], c[STOP_AT] = NEVER, -1, NEVER, -1
+            n = node(G, S, plies, ply, np.int64(0), np.int64(1))
+        else:                           # win_within(state, plies, ply, budget, deepen=True)
+            stop_at = c[NODES] + budget
+            c[EVERY], c[LIMIT], c[NEXT_CHECK], c[STOP_AT] = budget, stop_at, stop_at, stop_at
+            for d in range(1 if plies % 2 else 2, plies + 1, 2):
+                n = node(G, S, np.int64(d), ply, np.int64(0), np.int64(1))
+                if c[ABORT]:
+                    c[ABORT] = 0
+                    n = 0
+                    break
+                if n:
+                    break
         used += c[NODES] - before
         if n:
             break
@@ -953,16 +967,18 @@ class Arena:
         return self.lines
 
     def horizon(self, solvers) -> None:
-        """Run ``solvers`` (``(solver, plies)`` pairs, solvers of this arena) at the horizon."""
+        """Run ``solvers`` (``(solver, plies, node budget)``, solvers of this arena; budget 0:
+        none) at the horizon."""
         T = self.T
         T[A_NH] = len(solvers)
-        for j, (sv, plies) in enumerate(solvers):
+        for j, (sv, plies, budget) in enumerate(solvers):
             if sv.arena is not self:
                 raise SpecError("threat horizon: the solvers must share one arena")
             if plies > HBUF_PLIES:
                 raise SpecError(f"threat horizon: at most {HBUF_PLIES} plies, got {plies}")
             co, to, co2, to2 = sv.offsets
-            T[A_H + H_WORDS * j:A_H + H_WORDS * (j + 1)] = (co, to, self.tt_len, co2, to2, plies)
+            T[A_H + H_WORDS * j:A_H + H_WORDS * (j + 1)] = (co, to, self.tt_len, co2, to2, plies,
+                                                            budget)
 
 
 def part_solvers(tt_size: int = 1 << 20):

@@ -55,7 +55,9 @@ class Searcher:
     ``quiescence``, ``qdepth``; ``mate_ply`` (false scores every win as MATE, as
     OpenSpiel's +-1 returns do); ``threats``, ``threat_depth``, ``threat_vct_depth``,
     ``threat_effort`` (multiplies the threat checks' node budgets), ``threat_horizon_vct``
-    (plies of a VCT at the horizon after the VCF; 0: none) and ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
+    (plies of a VCT at the horizon after the VCF; 0: none), ``threat_horizon_nodes`` (that
+    VCT's node budget per horizon node, deepening 1, 3, 5, ... plies; 0: no budget) and
+    ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
     (quiescence answers check with every evasion), ``mvv_lva``, ``mate_distance``,
     ``repetition`` (see :mod:`gameai.search.core`); ``clock`` (a game clock, see
     :mod:`gameai.search.timeman`); ``backend`` (``python`` or ``compiled``: the numba core
@@ -77,6 +79,7 @@ class Searcher:
                  threat_vct_depth: Annotated[int, Range(1, 31)] = 15, threat_order: bool = False,
                  threat_effort: Annotated[int, Range(1, 1000)] = 1,
                  threat_horizon_vct: Annotated[int, Range(0, 31)] = 0,
+                 threat_horizon_nodes: Annotated[int, Range(0, 10 ** 9)] = 0,
                  nullmove: bool = False, lmr: bool = False,
                  check_ext: bool = False, evasions: bool = False, mvv_lva: bool = False,
                  mate_distance: bool = False, repetition: bool = False,
@@ -108,7 +111,8 @@ class Searcher:
                 from ..compiled.threats import part_solvers
                 solver = part_solvers()
             self.threats = ThreatPart(threat_depth, threat_vct_depth, solver=solver,
-                                      effort=threat_effort, horizon_vct=threat_horizon_vct)
+                                      effort=threat_effort, horizon_vct=threat_horizon_vct,
+                                      horizon_nodes=threat_horizon_nodes)
         if self.backend == "compiled":
             from ..compiled.search import memories
             self.tt, self.history, self.killers = memories(

@@ -878,7 +878,8 @@ class ThreatPart:
     def __init__(self, depth: int = 7, vct_depth: int = 15, root_nodes: int = 5_000,
                  horizon_vct: int = 0, reply_nodes: int = 6_000, pass_nodes: int = 4_000,
                  verify_nodes: int = 50_000, verify_rounds: int = 4,
-                 solver: Callable[..., Any] | None = None, effort: int = 1) -> None:
+                 solver: Callable[..., Any] | None = None, effort: int = 1,
+                 horizon_nodes: int = 0) -> None:
         self.depth, self.vct_depth = depth, vct_depth
         #: ``effort`` multiplies every node budget (a faster solver affords more)
         self.root_nodes, self.reply_nodes, self.pass_nodes = \
@@ -887,7 +888,10 @@ class ThreatPart:
         solver = solver or ThreatSolver         # or the compiled one (solver_class)
         self.vcf = solver(vct=False)
         self.vct = solver(vct=True)
-        self._at_horizon = [(self.vcf, depth)] + ([(self.vct, horizon_vct)] if horizon_vct else [])
+        #: (solver, plies, node budget) run at the horizon in turn; a budget (``horizon_nodes``,
+        #: 0: none) also deepens 1, 3, 5, ... plies, so short wins are found before it runs out
+        self._at_horizon = [(self.vcf, depth, 0)] + \
+            ([(self.vct, horizon_vct, horizon_nodes)] if horizon_vct else [])
         self.nodes = 0
         #: set by :meth:`root`: False when the opponent has no VCT even after a pass of
         #: ours, so no root move can allow one and :meth:`reply` has nothing to check
@@ -1037,9 +1041,9 @@ class ThreatPart:
         """Plies to a proven VCF (or, with ``horizon_vct``, VCT) win for the side to move
         at a horizon node, or 0."""
         n = 0
-        for sv, plies in self._at_horizon:
+        for sv, plies, budget in self._at_horizon:
             before = sv.nodes
-            n = sv.win_within(state, plies, ply)
+            n = sv.win_within(state, plies, ply, budget or None, bool(budget))
             self.nodes += sv.nodes - before
             if n:
                 break
