@@ -251,3 +251,27 @@ def test_without_numba_the_python_solver_runs(monkeypatch):
     assert len([x for x in w if "Python backend" in str(x.message)]) == 1
     with pytest.raises(gameai.SpecError, match="backend"):
         gameai.make_searcher("vcf(depth=5,backend=fast)")
+
+
+def test_quiet_refutation_every_reply_loses(compiled):
+    """A game the threat player lost to the plain one (26 standard openings, h8 h9 g7):
+    after White's f10, Black's quiet move left White lost. ``quiet_refutation`` must find
+    such a move, and every legal White reply to it (not just the defences it tried) must
+    lose to a VCT that the stand-alone ``vct`` searcher proves."""
+    from gameai.compiled.threats import part_solvers
+    from gameai.search.threats import ThreatPart
+    s = gameai.load_game("gomoku", moves="h8 h9 g7 i9 g9 g10 i7 f10")
+    part = ThreatPart(solver=part_solvers(), effort=10)
+    plies, q = part.quiet_refutation(s, 2_000_000)
+    assert plies > 2 and q is not None and part.nodes > 0
+    assert not gameai.make_searcher("vct(depth=15,backend=compiled)").search(s).move
+    s.push(q)
+    vct = gameai.make_searcher("vct(depth=15,backend=compiled)")
+    for r in s.legal_moves():
+        s.push(r)
+        res = vct.search(s)
+        s.pop()
+        assert res.move is not None, s.move_str(r)
+    # one black stone against one white: no quiet move wins by force
+    t = gameai.load_game("gomoku", moves="h8 h9")
+    assert ThreatPart(solver=part_solvers(), effort=10).quiet_refutation(t, 200_000) == (0, None)

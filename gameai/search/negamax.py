@@ -56,8 +56,10 @@ class Searcher:
     OpenSpiel's +-1 returns do); ``threats``, ``threat_depth``, ``threat_vct_depth``,
     ``threat_effort`` (multiplies the threat checks' node budgets), ``threat_horizon_vct``
     (plies of a VCT at the horizon after the VCF; 0: none), ``threat_horizon_nodes`` (that
-    VCT's node budget per horizon node, deepening 1, 3, 5, ... plies; 0: no budget) and
-    ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
+    VCT's node budget per horizon node, deepening 1, 3, 5, ... plies; 0: no budget),
+    ``threat_quiet`` (the move chosen is also checked against a quiet opponent move that
+    leaves every defence a VCT, :meth:`~gameai.search.threats.ThreatPart.quiet_refutation`)
+    and ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
     (quiescence answers check with every evasion), ``mvv_lva``, ``mate_distance``,
     ``repetition`` (see :mod:`gameai.search.core`); ``clock`` (a game clock, see
     :mod:`gameai.search.timeman`); ``backend`` (``python`` or ``compiled``: the numba core
@@ -80,6 +82,7 @@ class Searcher:
                  threat_effort: Annotated[int, Range(1, 1000)] = 1,
                  threat_horizon_vct: Annotated[int, Range(0, 31)] = 0,
                  threat_horizon_nodes: Annotated[int, Range(0, 10 ** 9)] = 0,
+                 threat_quiet: bool = False,
                  nullmove: bool = False, lmr: bool = False,
                  check_ext: bool = False, evasions: bool = False, mvv_lva: bool = False,
                  mate_distance: bool = False, repetition: bool = False,
@@ -112,7 +115,8 @@ class Searcher:
                 solver = part_solvers()
             self.threats = ThreatPart(threat_depth, threat_vct_depth, solver=solver,
                                       effort=threat_effort, horizon_vct=threat_horizon_vct,
-                                      horizon_nodes=threat_horizon_nodes)
+                                      horizon_nodes=threat_horizon_nodes,
+                                      quiet_nodes=200_000 if threat_quiet else 0)
         if self.backend == "compiled":
             from ..compiled.search import memories
             self.tt, self.history, self.killers = memories(

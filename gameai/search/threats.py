@@ -879,12 +879,14 @@ class ThreatPart:
                  horizon_vct: int = 0, reply_nodes: int = 6_000, pass_nodes: int = 4_000,
                  verify_nodes: int = 50_000, verify_rounds: int = 4,
                  solver: Callable[..., Any] | None = None, effort: int = 1,
-                 horizon_nodes: int = 0) -> None:
+                 horizon_nodes: int = 0, quiet_nodes: int = 0) -> None:
         self.depth, self.vct_depth = depth, vct_depth
         #: ``effort`` multiplies every node budget (a faster solver affords more)
         self.root_nodes, self.reply_nodes, self.pass_nodes = \
             effort * root_nodes, effort * reply_nodes, effort * pass_nodes
         self.verify_nodes, self.verify_rounds = effort * verify_nodes, verify_rounds
+        #: :meth:`quiet_refutation`'s node budget per checked move (0: no such check)
+        self.quiet_nodes = effort * quiet_nodes
         solver = solver or ThreatSolver         # or the compiled one (solver_class)
         self.vcf = solver(vct=False)
         self.vct = solver(vct=True)
@@ -1016,8 +1018,8 @@ class ThreatPart:
         move took 5,600-125,000 nodes to prove, mostly beyond ``reply_nodes``, which every
         candidate root move gets; the larger budget goes to the one move about to be played.
         """
-        if self.pass_clear or not self.verify_nodes or len(self._verified) >= self.verify_rounds \
-                or not hasattr(state, "line_codes"):
+        if (self.pass_clear and not self.quiet_nodes) or not self.verify_nodes or \
+                len(self._verified) >= self.verify_rounds or not hasattr(state, "line_codes"):
             return False
         fast_push(state)(move)
         try:
@@ -1026,9 +1028,13 @@ class ThreatPart:
                 return False                     # lost already (the least bad), or verified
             self._verified.add(k)
             sv = self.vct
-            before = sv.nodes
-            n = sv.win_within(state, self.vct_depth, 1, self.verify_nodes, True)
-            self.nodes += sv.nodes - before
+            n = 0
+            if not self.pass_clear:              # (else no VCT after any move of ours)
+                before = sv.nodes
+                n = sv.win_within(state, self.vct_depth, 1, self.verify_nodes, True)
+                self.nodes += sv.nodes - before
+            if not n and self.quiet_nodes:
+                n = self.quiet_refutation(state, self.quiet_nodes)[0]
         finally:
             state.pop()
         if n:
@@ -1036,6 +1042,70 @@ class ThreatPart:
             if self.root_replies is not None:
                 self.root_replies[move] = n
         return bool(n)
+
+    def quiet_refutation(self, state, budget: int) -> tuple[int, Any]:
+        """After a root move of ours (the opponent to move): a quiet opponent move after
+        which every defence of ours allows a VCT, as ``(plies to the opponent's win, that
+        move)``, or ``(0, None)``.
+
+        Why: most games lost to the plain player were lost to such a move (the opponent's
+        VCT began one quiet move after ours, beyond the VCT check of our move). For each
+        opponent move, strongest threats first: if it gives the opponent a VCT after a pass
+        of ours, our defences are that proof's points and our fours (a move elsewhere leaves
+        the proof standing, up to the caveats of :meth:`proof_points`), and the quiet move
+        wins when the VCT check after each of them proves a VCT. Every VCT search is a
+        proof; only the choice of defences is a heuristic, and an unfinished check (the
+        ``budget`` of nodes for the whole test runs out) counts as a defence found.
+        """
+        sv = self.vct
+        start = sv.nodes
+        push, pop = fast_push(state), state.pop
+        score = threat_scores(state)
+        try:
+            for q in sorted(state.legal_moves(), key=lambda m: -score.get(m, 0)):
+                if sv.nodes - start >= budget:
+                    break
+                push(q)
+                try:
+                    n = self._all_defences_lose(state, budget - (sv.nodes - start))
+                finally:
+                    pop()
+                if n:
+                    return n + 1, q
+            return 0, None
+        finally:
+            self.nodes += sv.nodes - start
+
+    def _all_defences_lose(self, state, budget: int) -> int:
+        """:meth:`quiet_refutation` after the opponent's quiet move: plies to its win when
+        every defence of ours allows a VCT, else 0."""
+        sv = self.vct
+        start = sv.nodes
+        _pass(state)
+        try:
+            n = sv.win_within(state, self.vct_depth, 3, min(budget, self.pass_nodes), True)
+            touch = sv.proof_points(state) if n else None
+        finally:
+            _unpass(state)
+        if touch is None:
+            return 0
+        touch.update(sv.points(state, state.to_move, 1))
+        legal = set(state.legal_moves())
+        push, pop = fast_push(state), state.pop
+        worst = 0
+        for r in sorted(touch & legal):
+            left = budget - (sv.nodes - start)
+            if left <= 0:
+                return 0
+            push(r)
+            try:
+                n = sv.win_within(state, self.vct_depth, 3, min(left, self.reply_nodes), True)
+            finally:
+                pop()
+            if not n:
+                return 0
+            worst = max(worst, n)
+        return worst + 1
 
     def horizon(self, state, ply: int) -> int:
         """Plies to a proven VCF (or, with ``horizon_vct``, VCT) win for the side to move
