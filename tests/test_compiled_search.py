@@ -173,11 +173,7 @@ def test_which_backend_ran():
     assert (r.move, r.value, r.stats.nodes) == (py.move, py.value, py.stats.nodes)
 
 
-def test_without_numba_the_python_backend_runs_with_one_warning(monkeypatch):
-    from gameai.compiled import jit
-    monkeypatch.setattr(jit, "AVAILABLE", False)
-    monkeypatch.setattr(jit, "REASON", "numba cannot be imported (test)")
-    monkeypatch.setattr(jit, "_warned", False)
+def test_without_numba_the_python_backend_runs_with_one_warning(no_numba):
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         a = gameai.make_searcher("negascout(depth=2,backend=compiled)")

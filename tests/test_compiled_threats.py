@@ -236,12 +236,8 @@ def test_threat_parts_in_alpha_beta_all_positions(compiled, rule):
                 "threat_order=true,threat_vct_depth=9", rule, moves, {"nodes": 30000})
 
 
-def test_without_numba_the_python_solver_runs(monkeypatch):
+def test_without_numba_the_python_solver_runs(no_numba):
     import warnings
-    from gameai.compiled import jit
-    monkeypatch.setattr(jit, "AVAILABLE", False)
-    monkeypatch.setattr(jit, "REASON", "numba cannot be imported (test)")
-    monkeypatch.setattr(jit, "_warned", False)
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         a = gameai.make_searcher("vct(depth=5,backend=compiled)")

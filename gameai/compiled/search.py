@@ -131,9 +131,9 @@ def _threat_arena(o, state, kernel) -> np.ndarray:
     if o.threats is not None:
         part = o.threats
         arena = part.vcf.arena
-        for sv, _plies, _budget in part._at_horizon:         # the TTs belong to this rule and size
+        for sv, _plies, _budget in part.at_horizon:         # the TTs belong to this rule and size
             sv._bind(state)
-        arena.horizon(part._at_horizon)
+        arena.horizon(part.at_horizon)
     else:
         if not _ORDER_ARENA:
             from .threats import Arena

@@ -892,7 +892,7 @@ class ThreatPart:
         self.vct = solver(vct=True)
         #: (solver, plies, node budget) run at the horizon in turn; a budget (``horizon_nodes``,
         #: 0: none) also deepens 1, 3, 5, ... plies, so short wins are found before it runs out
-        self._at_horizon = [(self.vcf, depth, 0)] + \
+        self.at_horizon = [(self.vcf, depth, 0)] + \
             ([(self.vct, horizon_vct, horizon_nodes)] if horizon_vct else [])
         self.nodes = 0
         #: set by :meth:`root`: False when the opponent has no VCT even after a pass of
@@ -1111,7 +1111,7 @@ class ThreatPart:
         """Plies to a proven VCF (or, with ``horizon_vct``, VCT) win for the side to move
         at a horizon node, or 0."""
         n = 0
-        for sv, plies, budget in self._at_horizon:
+        for sv, plies, budget in self.at_horizon:
             before = sv.nodes
             n = sv.win_within(state, plies, ply, budget or None, bool(budget))
             self.nodes += sv.nodes - before
