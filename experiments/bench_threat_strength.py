@@ -25,12 +25,14 @@ is **shown** iff the Wilson 95% interval of the point score lies wholly at or ab
 90% is printed beside it ("point >= 90%" or not), since one match's point score alone
 cannot vouch for a rate (19 of 20 has a lower bound near 76%; a lower bound of 90% needs
 35 straight wins, 53 games with one loss or 69 with two). With several ``--seeds``
-each rule is played once per seed (other random openings) and then pooled. A benchmark,
-not a test: figures go to the README with this command and the commit they ran on.
+each rule is played once per seed and then pooled; other seeds give other games only
+with random openings or time-limited players (fixed-depth players are deterministic).
+A benchmark, not a test: figures go to the README with this command and the commit they
+ran on.
 
-    gameai bench threat_strength -- --games 20 --seed 11 --jobs 2
+    gameai bench threat_strength -- --backend compiled --jobs 2
     gameai bench threat_strength -- --rules renju --backend compiled --out DIR
-    gameai bench threat_strength -- --backend compiled --seeds 11 12 13 --games 20
+    gameai bench threat_strength -- --openings random --seeds 11 12 13 --games 20
 """
 from __future__ import annotations
 

@@ -1017,6 +1017,8 @@ class ThreatPart:
         Why: in the games lost to the plain player the opponent's winning VCT after our
         move took 5,600-125,000 nodes to prove, mostly beyond ``reply_nodes``, which every
         candidate root move gets; the larger budget goes to the one move about to be played.
+        With ``quiet_nodes`` the move is also checked by :meth:`quiet_refutation` (even
+        when the pass check found no VCT: a quiet move can make one).
         """
         if (self.pass_clear and not self.quiet_nodes) or not self.verify_nodes or \
                 len(self._verified) >= self.verify_rounds or not hasattr(state, "line_codes"):
