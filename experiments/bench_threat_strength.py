@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
             book.write_text("# the 26 standard Renju openings (gameai.games.gomoku_openings)\n"
                             + "".join(" ".join(o) + "\n" for o in standard_openings()))
         for rule in args.rules:
-            pooled, seconds = [], 0.0
+            pooled = []
             for k, seed in enumerate(args.seeds):
                 cfg = TournamentConfig(game=rule, players=[threat, plain], games=args.games,
                                        seed=seed, opening_plies=args.opening_plies,
@@ -118,7 +118,6 @@ def main(argv: list[str] | None = None) -> int:
                 t0 = time.perf_counter()
                 r = run_tournament(cfg, out, jobs=args.jobs, progress=True, log=None)
                 dt = time.perf_counter() - t0
-                seconds += dt
                 _print_match(f"{rule}, seed {seed}", r.games, threat, plain)
                 spm = seconds_per_move(r.out, [threat, plain])
                 print(f"  seconds per move: threat {spm[0]:.2f}, plain {spm[1]:.2f}; "

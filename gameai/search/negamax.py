@@ -20,7 +20,7 @@ from ..games.protocol import fast_push
 from ..spec import Depth, Nodes, Range, Seconds, TTSize
 from .core import Abort, Search
 from .ordering import History, Killers
-from .threats import ThreatPart
+from .threats import QUIET_NODES, ThreatPart
 from .stats import INF, MATE, MATE_BOUND, Limits, SearchResult, SearchStats
 from .timeman import GameClock, parse_clock
 from .tt import TranspositionTable
@@ -116,7 +116,7 @@ class Searcher:
             self.threats = ThreatPart(threat_depth, threat_vct_depth, solver=solver,
                                       effort=threat_effort, horizon_vct=threat_horizon_vct,
                                       horizon_nodes=threat_horizon_nodes,
-                                      quiet_nodes=200_000 if threat_quiet else 0)
+                                      quiet_nodes=QUIET_NODES if threat_quiet else 0)
         if self.backend == "compiled":
             from ..compiled.search import memories
             self.tt, self.history, self.killers = memories(

@@ -835,6 +835,10 @@ def vct(depth: Depth = 12, nodes: Nodes | None = None, time: Seconds | None = No
                           backend=backend)
 
 
+#: :meth:`ThreatPart.quiet_refutation`'s node budget per checked move (times ``effort``)
+QUIET_NODES = 200_000
+
+
 class ThreatPart:
     """The negamax core's threat part (switch ``threats=true``; Gomoku/Renju only).
 
