@@ -4,7 +4,7 @@ Run: ``gameai bench search`` (or ``python -m experiments.bench_search``); option
 ``--``: ``--depth N`` (Connect Four depth shared with easyAI, default 8), ``--deep N``
 (depth for the OpenSpiel-only comparison, default 10), ``--repeat N`` (best of N timed
 runs, default 3), ``--game-depth N`` (Xiangqi/Gomoku depth, default 4), ``--quick`` (fewer positions, no
-minimax), ``--no-peers``, ``--skip-games``.
+minimax), ``--no-peers``, ``--skip-games``, ``--game xiangqi|gomoku`` (only that game's positions).
 
 Connect Four, same algorithm on all sides: fail-soft negamax alpha-beta, columns in
 order 0..6, value 0 at the horizon, wins and losses scored without a ply adjustment
@@ -212,6 +212,8 @@ def games_section(args) -> dict:
     out: dict = {}
     ratios: list = []
     for game, params, label in POSITIONS:
+        if args.game and game != args.game:
+            continue
         if game not in gameai.GAMES.names():
             print(f"{game}: not registered in this checkout")
             continue
@@ -268,6 +270,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-peers", action="store_true")
     p.add_argument("--skip-games", action="store_true")
     p.add_argument("--skip-connect4", action="store_true")
+    p.add_argument("--game", choices=sorted({g for g, _, _ in POSITIONS}),
+                   help="time only this game's positions (with --skip-connect4: e.g. Xiangqi alone)")
     p.add_argument("--no-baseline", action="store_true", help="do not print the stored figures")
     p.add_argument("--baseline", help="JSON figures to print beside (default: the stored file)")
     p.add_argument("--save", help="write this run's games figures as JSON (a new baseline)")

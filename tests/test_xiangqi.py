@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import gameai
 from gameai.evaluators.xiangqi import material_from_scratch, pst_from_scratch
-from gameai.games.xiangqi import START_FEN
+from gameai.games.xiangqi import NULL_MOVE, START_FEN
 
 # Chessprogramming wiki "Chinese Chess Perft Results" (positions 2-11, counts per depth
 # from 1), as also used by the PikaChess engine's perft tests: independently published.
@@ -280,6 +280,51 @@ def _check_incremental(s):
     assert s.key == s.key_from_scratch()
     assert s.pst_score == pst_from_scratch(s)
     assert s.material_score == material_from_scratch(s)
+    _check_piece_lists(s)
+
+
+def _check_piece_lists(s):
+    """The piece lists push/pop keep equal the board's pieces, and each square's slot
+    points back at its entry."""
+    for side in (0, 1):
+        men = s._men[side]
+        assert sorted(men) == [sq for sq, p in enumerate(s.board) if p and p >> 3 == side]
+        assert all(s._slot[sq] == i for i, sq in enumerate(men))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_piece_lists_follow_random_push_pop(seed):
+    """Seeded walks that push (captures preferred), pop, pass and copy at random: the
+    piece lists always equal a recount of the board, and moves come by ascending
+    from-square (the order the compiled kernel and pinned node counts rely on)."""
+    rng = random.Random(1000 + seed)
+    s = gameai.load_game("xiangqi", fen=[START_FEN, FSF_MIDGAME, CPW_POSITIONS[8][0]][seed % 3],
+                         max_plies_without_capture=None)
+    captures = nulls = 0
+    for _ in range(400):
+        r = rng.random()
+        if r < 0.3 and s.ply:
+            if s.move_stack[-1] == NULL_MOVE:
+                s.pop_null()
+            else:
+                s.pop()
+        elif r < 0.35 and s.ply and not s.in_check():
+            s.push_null()
+            nulls += 1
+        elif r < 0.4:
+            s = s.copy()
+        else:
+            moves = s.legal_moves()
+            if not moves:
+                s.pop()
+                continue
+            froms = [m >> 8 for m in moves]
+            assert froms == sorted(froms)
+            caps = [m for m in moves if s.is_capture(m)]
+            captures += bool(caps)
+            s.push(rng.choice(caps) if caps and rng.random() < 0.6 else rng.choice(moves))
+        _check_piece_lists(s)
+    assert captures > 20 and nulls > 5     # the walk did exercise captures and passes
 
 
 @pytest.mark.parametrize("seed", range(8))

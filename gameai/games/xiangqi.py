@@ -33,7 +33,10 @@ Rules implemented (and why)
 
 Speed design
 ------------
-Make/unmake on the flat board; precomputed per-square move tables; the Zobrist key and a
+Make/unmake on the flat board; precomputed per-square move tables; a piece list per side
+(``_men``: the squares its pieces stand on, with ``_slot[sq]`` the index of the piece on
+``sq``, so push/pop update it in O(1); generation walks it sorted, keeping the
+ascending-square move order, instead of scanning 90 squares); the Zobrist key and a
 material and position-value score (``pst_score``/``material_score``, Red minus Black, read by
 the ``xiangqi.pst``/``xiangqi.material`` evaluators) updated incrementally by ``push``/``pop``.
 Legality: pseudo-legal moves are filtered by local tests from the mover's king, and only
@@ -103,6 +106,7 @@ class Xiangqi(CheckedPush):
         self._undo: list[tuple] = []
         self._hist: list[int] = []
         self._kings = [board.index(KING), board.index(KING + 8)]
+        self._men, self._slot = _men_of(board)
         self._key = _key_of(board, side)
         self._pst = sum(PST[p][s] for s, p in enumerate(board))
         self._mat = sum(MAT[p] for p in board)
@@ -178,6 +182,18 @@ class Xiangqi(CheckedPush):
         self._undo.append((move, c, self._pst, self._clock))
         b[to] = p
         b[fr] = 0
+        men = self._men
+        slot = self._slot
+        if c:                  # the victim leaves its side's list: the last entry fills its slot
+            other = men[c >> 3]
+            last = other.pop()
+            if last != to:
+                j = slot[to]
+                other[j] = last
+                slot[last] = j
+        i = slot[fr]
+        men[p >> 3][i] = to
+        slot[to] = i
         zp = Z_PIECE[p]
         k ^= zp[fr] ^ zp[to] ^ Z_SIDE
         pv = PST[p]
@@ -207,7 +223,14 @@ class Xiangqi(CheckedPush):
         p = b[to]
         b[fr] = p
         b[to] = c
+        slot = self._slot
+        i = slot[to]
+        self._men[p >> 3][i] = fr
+        slot[fr] = i
         if c:
+            other = self._men[c >> 3]
+            slot[to] = len(other)
+            other.append(to)
             self._mat += MAT[c]
         if p & 7 == KING:
             self._kings[p >> 3] = fr
@@ -337,26 +360,25 @@ class Xiangqi(CheckedPush):
         top = self._undo[-1] if self._undo else None
         if self._pm_top is top and top is not None:
             return self._pm
-        out = list(self._gen_pseudo())
+        out = list(self._gen_pseudo(sorted(self._men[self._side])))
         self._pm_top = top
         self._pm = out
         return out
 
-    def _gen_pseudo(self):
-        """Yield pseudo-legal moves lazily (so "is there any legal move?" can stop early)."""
+    def _gen_pseudo(self, squares):
+        """Yield the pseudo-legal moves of the pieces on ``squares`` (the side to move's),
+        square by square in the order given, lazily (so "is there any legal move?" can stop
+        early). Move lists pass the squares ascending: that order is part of the contract
+        (the compiled kernel and pinned node counts follow it)."""
         b = self.board
         side = self._side
         land = LAND[side]
-        own = OWN[side]
         kt = KING_T[side]
         at = ADVISOR_T[side]
         et = ELEPHANT_T[side]
         pt = PAWN_T[side]
-        for fr in range(90):
-            p = b[fr]
-            if not own[p]:
-                continue
-            t = p & 7
+        for fr in squares:
+            t = b[fr] & 7
             if t == ROOK:
                 base = fr << 8
                 for ray in RAYS[fr]:
@@ -408,15 +430,11 @@ class Xiangqi(CheckedPush):
         the screen (cannon), so a quiescence node costs far less than full generation."""
         b = self.board
         side = self._side
-        own = OWN[side]
         enemy = OWN[side ^ 1]
         out: list[int] = []
         app = out.append
-        for fr in range(90):
-            p = b[fr]
-            if not own[p]:
-                continue
-            t = p & 7
+        for fr in sorted(self._men[side]):    # ascending squares, as _gen_pseudo
+            t = b[fr] & 7
             if t == ROOK:
                 base = fr << 8
                 for ray in RAYS[fr]:
@@ -460,7 +478,10 @@ class Xiangqi(CheckedPush):
         side = self._side
         k = self._kings[side]
         top = self._undo[-1] if self._undo else None
-        moves = self._pm if (self._pm_top is top and top is not None) else self._gen_pseudo()
+        if self._pm_top is top and top is not None:
+            moves = self._pm
+        else:                  # any order will do for a yes/no answer: no sort
+            moves = self._gen_pseudo(self._men[side])
         for m in moves:
             if self._safe_full(m, k, side):
                 return True
@@ -642,6 +663,8 @@ class Xiangqi(CheckedPush):
         other._undo = list(self._undo)
         other._hist = list(self._hist)
         other._kings = list(self._kings)
+        other._men = [list(self._men[0]), list(self._men[1])]
+        other._slot = list(self._slot)
         other._pm_top = other._rc_top = None
         return other
 
@@ -658,6 +681,18 @@ class Xiangqi(CheckedPush):
 
     def __repr__(self) -> str:
         return f"Xiangqi(fen={self.fen()!r})"
+
+
+def _men_of(board: list[int]) -> tuple[list[list[int]], list[int]]:
+    """The piece lists from scratch: per side the squares its pieces stand on (ascending
+    here, in any order after moves), and per occupied square its index in its side's list."""
+    men: list[list[int]] = [[], []]
+    slot = [0] * 90
+    for s, p in enumerate(board):
+        if p:
+            slot[s] = len(men[p >> 3])
+            men[p >> 3].append(s)
+    return men, slot
 
 
 def _key_of(board: list[int], side: int) -> int:
