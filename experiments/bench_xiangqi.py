@@ -17,11 +17,20 @@ Rows
   ``apply_action``/``undo_action`` at every leaf; ``openspiel bulk``: ``child`` states and
   ``len(legal_actions())`` at the last ply (C++ does the leaf work).
 Peers that are not installed print "not installed". Each row also checks its count.
+
+Move generation alone, on the 32 middle-game positions of ``experiments/suites/xiangqi.txt``
+(loaded from FEN, so no cached move list): ``legal_moves()`` and ``noisy_moves()`` calls
+per second (Python), and ``gameai compiled gen``, the kernel's bulk perft to depth 2 from
+each (one move generation per node, nothing else jitted around it). ``--save FILE`` writes
+every row's rate as JSON; ``--baseline FILE`` prints each rate beside one saved by another
+checkout (e.g. before a change) with the ratio.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import time
+from pathlib import Path
 from typing import Callable
 
 import gameai
@@ -91,6 +100,22 @@ def _openspiel_runners(fen: str, depth: int) -> dict[str, Callable[[], int] | st
             names[1]: lambda: bulk(game.new_initial_state(), depth)}
 
 
+def _movegen_rows(compiled: bool) -> dict[str, tuple[Callable[[], int], str]]:
+    """Move generation alone on the fixed middle-game suite: (runner, unit) per row."""
+    from experiments.suites import load
+    states = [gameai.load_game("xiangqi", fen=fen) for fen in load("xiangqi").values()]
+    rows: dict[str, tuple[Callable[[], int], str]] = {
+        "gameai legal_moves": (lambda: sum(len(s.legal_moves()) > 0 for s in states), "calls"),
+        "gameai noisy_moves": (lambda: sum(len(s.noisy_moves()) >= 0 for s in states), "calls"),
+    }
+    if compiled:
+        from gameai.compiled import xiangqi as K
+        kernels = [K.load(s) for s in states]
+        K.perft_bulk(kernels[0], 2)
+        rows["gameai compiled gen"] = (lambda: sum(K.perft_bulk(G, 2) for G in kernels), "leaves")
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="gameai bench xiangqi", description=__doc__.splitlines()[0])
     ap.add_argument("--depth", type=int, default=3)
@@ -99,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--peers", default="cchess,openspiel",
                     help="comma list of peers to time: cchess, openspiel (or 'none')")
     ap.add_argument("--no-peers", action="store_true", help="only time gameai (same as --peers none)")
+    ap.add_argument("--save", help="write every row's rate (per second) as JSON")
+    ap.add_argument("--baseline", help="JSON from --save (another checkout): print each rate beside it")
     args = ap.parse_args(argv)
 
     state = gameai.load_game("xiangqi", fen=args.fen)
@@ -136,6 +163,21 @@ def main(argv: list[str] | None = None) -> int:
         results[name] = _timed(run, 0.0 if name == "cchess" else args.min_time)
         n, dt = results[name]
         print(f"  {name:<22} {n:>12,} leaves {dt:9.3f} s {n / dt:>14,.0f} leaves/s", flush=True)
+
+    rates = {name: n / dt for name, (n, dt) in results.items()}
+    print("move generation, 32 suite positions (experiments/suites/xiangqi.txt):")
+    for name, (run, unit) in _movegen_rows("gameai compiled" in results).items():
+        n, dt = _timed(run, args.min_time)
+        rates[name] = n / dt
+        print(f"  {name:<22} {n:>12,} {unit:<6} {dt:9.5f} s {n / dt:>14,.0f} {unit}/s", flush=True)
+    if args.save:
+        Path(args.save).write_text(json.dumps(rates, indent=1) + "\n")
+    if args.baseline:
+        base = json.loads(Path(args.baseline).read_text())
+        print(f"ratios (this checkout / {args.baseline}, >1 means faster now):")
+        for name, rate in rates.items():
+            if name in base:
+                print(f"  {name:<22} {rate:>14,.0f} /s  base {base[name]:>14,.0f} /s  {rate / base[name]:6.2f}x")
 
     counts = {n for n, _ in results.values()}
     if len(counts) > 1:
