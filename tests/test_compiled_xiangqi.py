@@ -3,8 +3,8 @@
 The Python game (:mod:`gameai.games.xiangqi`) is the independent reference: after every
 push and pop along seeded random lines (with captures, checks, repetitions and perpetual
 checks) the kernel must give the same move lists in the same order, noisy lists, key,
-result code, in_check, repeated, mvv_lva, history keys and evaluator values. Perft is
-also checked against the published counts ``tests/test_xiangqi.py`` uses.
+result code, in_check, repeated, mvv_lva, history keys, evaluator values and piece
+sets. Perft is also checked against the published counts ``tests/test_xiangqi.py`` uses.
 
 Without numba the kernel's functions run as plain Python (``gameai.compiled.jit`` is
 then the identity), so the same checks still run; the fixture's id says which ran.
@@ -81,6 +81,18 @@ def check_same(s, G, evals):
         assert K.history_key(G, m, True) == s.history_key(m, True)
     for ev, E in evals:
         assert K.evaluate(G, E) == ev(s)
+    check_piece_lists(s, G)
+
+
+def check_piece_lists(s, G):
+    """The kernel's piece sets (two 45-bit words per side, flipped by push/pop) hold
+    exactly the squares of a recount of the Python board, and so of the Python game's
+    own piece lists."""
+    for sd in (0, 1):
+        words = [int(w) for w in G[K.MEN + 2 * sd:][:2]]
+        assert all(0 <= w < 1 << 45 for w in words)
+        men = [sq for sq in range(90) if words[sq // 45] >> sq % 45 & 1]
+        assert men == [sq for sq, p in enumerate(s.board) if p and p >> 3 == sd] == sorted(s._men[sd])
 
 
 def kernel_evals(s):
@@ -242,6 +254,7 @@ def test_published_positions_compiled_depth_1_to_3(kernel, fen, counts):
     assert [K.perft(G, d) for d in (1, 2, 3)] == counts[:3]
     assert [K.perft_bulk(G, d) for d in (1, 2, 3)] == counts[:3]
     assert K.key(G) & (1 << 64) - 1 == s.key and K.ply(G) == 0
+    check_piece_lists(s, G)
 
 
 def test_perft_backend_errors_and_fallback(kernel, monkeypatch):

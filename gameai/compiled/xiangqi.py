@@ -2,10 +2,11 @@
 
 It implements the game-kernel contract of :mod:`gameai.compiled` and must give exactly
 the Python reference's numbers: ``legal_moves()``/``noisy_moves()`` in the same order
-(squares 0..89, per piece the same table and ray order, then an order-keeping legality
-filter that keeps the same moves as the Python one with less work), the same 64-bit Zobrist key, the same incremental material and
-position scores, and the same ``result()`` (no legal move loses, repetition with the
-perpetual-check judgement, the move limit, checked in that order).
+(own pieces by ascending square, per piece the same table and ray order, then an
+order-keeping legality filter that keeps the same moves as the Python one with less
+work), the same 64-bit Zobrist key, the same incremental material and position scores,
+and the same ``result()`` (no legal move loses, repetition with the perpetual-check
+judgement, the move limit, checked in that order).
 
 Layout (one flat int64 array, no allocation per node)
 -----------------------------------------------------
@@ -13,8 +14,11 @@ Layout (one flat int64 array, no allocation per node)
 tuple, which cost more than the move generation itself). It holds, at fixed offsets:
 every move/attack/Zobrist/score table of :mod:`gameai.games.xiangqi_tables` (``O_*``,
 copied from ``TABLES``), the 90 squares at ``B`` (``sq = rank * 9 + file``, codes
-``colour * 8 + type``), the scalars ``I_*``, scratch space, and from ``U0`` one undo
-record per move (move, captured piece, pst score, clock and key before it). The records
+``colour * 8 + type``), the scalars ``I_*``, the piece sets at ``MEN`` (per side two
+45-bit words, bit ``sq`` / ``sq - 45`` set where its pieces stand: push/pop flip bits,
+generation lists the set bits lowest first, the ascending order, instead of scanning 90
+squares), scratch space, and from ``U0`` one undo record per move (move, captured
+piece, pst score, clock and key before it). The records
 start with the Python game's whole past (:func:`load`), so the perpetual-check judgement
 may pop moves back past the search root exactly as the Python ``_repetition_outcome``
 does. Keys are stored as int64 two's complement of the Python unsigned 64-bit ints
@@ -66,13 +70,17 @@ O_ZP = O_LG + 90 * 90              # [piece][sq] Zobrist (int64 two's complement
 O_ZS = O_ZP + 16 * 90              # side-to-move key
 O_PST = O_ZS + 1                   # [piece][sq] position value, Red positive
 O_MAT = O_PST + 16 * 90            # [piece] material, Red positive
-T_SIZE = O_MAT + 16
-# ... then the position: board, scalars, scratch for _any_legal, the undo records.
+O_LOW = O_MAT + 16                 # [(1 << i) % 67] i: the index of a word's lowest set bit
+T_SIZE = O_LOW + 67
+# ... then the position: board, scalars, piece sets, scratch for _any_legal, the undo records.
 B = T_SIZE                         # [sq] piece code
 # side to move, plies since capture, undo records, the kings (I_KING + side), key,
 # pst and material scores (Red minus Black), repetitions, move limit (-1: none)
 I_SIDE, I_CLOCK, I_N, I_KING, I_KING1, I_KEY, I_PST, I_MAT, I_REP, I_LIMIT = range(B + 90, B + 100)
-SCRATCH = B + 100                  # MAX_MOVES slots
+MEN = B + 100                      # [side][word] squares 45 * word + bit of the side's pieces
+MEN_MAX = 16                       # pieces of one side at most (1 + 5 x 2 + 5 pawns)
+SQS = MEN + 4                      # MEN_MAX slots: the squares _men lists
+SCRATCH = SQS + MEN_MAX            # MAX_MOVES slots
 U0 = SCRATCH + MAX_MOVES           # undo record i at U0 + i * U_SIZE: U_MOVE, U_CAP, ...
 U_MOVE, U_CAP, U_PST, U_CLOCK, U_KEY = range(5)
 U_SIZE = 5
@@ -113,6 +121,8 @@ def _tables() -> np.ndarray:
             t[O_HF + (sq * 4 + j) * 3:][:1 + len(srcs)] = (leg, *srcs)
         t[O_RI + sq * 90:][:90] = RAY_INDEX[sq]
         t[O_LG + sq * 90:][:90] = LEG_OF[sq]
+    for i in range(45):                # 2 is a primitive root mod 67: the remainders differ
+        t[O_LOW + (1 << i) % 67] = i
     for p in range(16):
         t[O_ZP + p * 90:][:90] = [_i64(z) for z in Z_PIECE[p]]
         t[O_PST + p * 90:][:90] = PST[p]
@@ -145,6 +155,9 @@ def load(state) -> np.ndarray:
     G[I_MAT] = state._mat
     G[I_REP] = state.repetitions
     G[I_LIMIT] = -1 if state.max_plies_without_capture is None else state.max_plies_without_capture
+    for sq, p in enumerate(state.board):
+        if p:
+            G[MEN + 2 * (p >> 3) + sq // 45] |= 1 << sq % 45
     if n:
         rec = G[U0:U0 + n * U_SIZE].reshape(n, U_SIZE)
         rec[:, U_MOVE:U_CLOCK + 1] = undo
@@ -399,15 +412,28 @@ def _legal_filter(G, buf, n0, n1) -> int:
     return j
 
 
+@jit(_nrt=False, inline="always")
+def _men(G, sd) -> int:
+    """The squares of ``sd``'s pieces into ``G[SQS:]``, ascending (the low word's bits
+    lowest first, then the high word's); returns how many."""
+    n = 0
+    for w in range(2):
+        bb = G[MEN + 2 * sd + w]
+        while bb:
+            low = bb & -bb
+            bb ^= low
+            G[SQS + n] = 45 * w + G[O_LOW + low % 67]
+            n += 1
+    return n
+
+
 @jit(_nrt=False)
 def _gen(G, buf, n0, captures) -> int:
-    """Pseudo-legal moves (or captures) of every own piece, squares 0..89, then the filter."""
+    """Pseudo-legal moves (or captures) of every own piece, by ascending square, then the filter."""
     sd = G[I_SIDE]
     n = n0
-    for fr in range(90):
-        p = G[B + fr]
-        if p != 0 and (p >> 3) == sd:
-            n = _gen_piece(G, fr, buf, n, captures)
+    for x in range(_men(G, sd)):
+        n = _gen_piece(G, G[SQS + x], buf, n, captures)
     return _legal_filter(G, buf, n0, n)
 
 
@@ -428,20 +454,25 @@ def _any_legal(G) -> bool:
     """Early exit: does the side to move have a legal move? (piece by piece)"""
     sd = G[I_SIDE]
     k = G[I_KING + sd]
-    for fr in range(90):
-        p = G[B + fr]
-        if p != 0 and (p >> 3) == sd:
-            n = _gen_piece(G, fr, G, SCRATCH, False)
-            for i in range(SCRATCH, n):
-                if _safe_full(G, G[i], k, sd):
-                    return True
+    for x in range(_men(G, sd)):
+        n = _gen_piece(G, G[SQS + x], G, SCRATCH, False)
+        for i in range(SCRATCH, n):
+            if _safe_full(G, G[i], k, sd):
+                return True
     return False
 
 
 # ---------------------------------------------------------------------- make / unmake
 @jit(_nrt=False, inline="always")
+def _flip(G, sd, sq) -> None:
+    """Add or remove square ``sq`` in side ``sd``'s piece set."""
+    w = 1 if sq >= 45 else 0
+    G[MEN + 2 * sd + w] ^= 1 << (sq - 45 * w)
+
+
+@jit(_nrt=False, inline="always")
 def push(G, m) -> None:
-    """Play the (legal) move ``m``: board, key, scores, clock, undo record."""
+    """Play the (legal) move ``m``: board, piece sets, key, scores, clock, undo record."""
     fr = m >> 8
     to = m & 255
     p = G[B + fr]
@@ -457,10 +488,13 @@ def push(G, m) -> None:
     G[I_N] = n + 1
     G[B + to] = p
     G[B + fr] = 0
+    _flip(G, p >> 3, fr)
+    _flip(G, p >> 3, to)
     zp = O_ZP + p * 90
     k ^= G[zp + fr] ^ G[zp + to] ^ G[O_ZS]
     pv = O_PST + p * 90
     if c:
+        _flip(G, c >> 3, to)
         G[I_KEY] = k ^ G[O_ZP + c * 90 + to]
         G[I_PST] += G[pv + to] - G[pv + fr] - G[O_PST + c * 90 + to]
         G[I_MAT] -= G[O_MAT + c]
@@ -490,7 +524,10 @@ def pop(G) -> int:
     p = G[B + to]
     G[B + fr] = p
     G[B + to] = c
+    _flip(G, p >> 3, fr)
+    _flip(G, p >> 3, to)
     if c:
+        _flip(G, c >> 3, to)
         G[I_MAT] += G[O_MAT + c]
     if p & 7 == KING:
         G[I_KING + (p >> 3)] = fr
