@@ -78,9 +78,7 @@ B = T_SIZE                         # [sq] piece code
 # pst and material scores (Red minus Black), repetitions, move limit (-1: none)
 I_SIDE, I_CLOCK, I_N, I_KING, I_KING1, I_KEY, I_PST, I_MAT, I_REP, I_LIMIT = range(B + 90, B + 100)
 MEN = B + 100                      # [side][word] squares 45 * word + bit of the side's pieces
-MEN_MAX = 16                       # pieces of one side at most (1 + 5 x 2 + 5 pawns)
-SQS = MEN + 4                      # MEN_MAX slots: the squares _men lists
-SCRATCH = SQS + MEN_MAX            # MAX_MOVES slots
+SCRATCH = MEN + 4                  # MAX_MOVES slots
 U0 = SCRATCH + MAX_MOVES           # undo record i at U0 + i * U_SIZE: U_MOVE, U_CAP, ...
 U_MOVE, U_CAP, U_PST, U_CLOCK, U_KEY = range(5)
 U_SIZE = 5
@@ -413,18 +411,12 @@ def _legal_filter(G, buf, n0, n1) -> int:
 
 
 @jit(_nrt=False, inline="always")
-def _men(G, sd) -> int:
-    """The squares of ``sd``'s pieces into ``G[SQS:]``, ascending (the low word's bits
-    lowest first, then the high word's); returns how many."""
-    n = 0
-    for w in range(2):
-        bb = G[MEN + 2 * sd + w]
-        while bb:
-            low = bb & -bb
-            bb ^= low
-            G[SQS + n] = 45 * w + G[O_LOW + low % 67]
-            n += 1
-    return n
+def _lowest(G, bb, w):
+    """The square of the lowest set bit of ``bb`` (word ``w`` of a piece set) and ``bb``
+    without it: walking word 0 then word 1 this way gives a side's squares ascending.
+    (Callers loop inline: listing the squares into ``G`` first cost 10-30% in search.)"""
+    low = bb & -bb
+    return 45 * w + G[O_LOW + low % 67], bb ^ low
 
 
 @jit(_nrt=False)
@@ -432,8 +424,11 @@ def _gen(G, buf, n0, captures) -> int:
     """Pseudo-legal moves (or captures) of every own piece, by ascending square, then the filter."""
     sd = G[I_SIDE]
     n = n0
-    for x in range(_men(G, sd)):
-        n = _gen_piece(G, G[SQS + x], buf, n, captures)
+    for w in range(2):
+        bb = G[MEN + 2 * sd + w]
+        while bb:
+            fr, bb = _lowest(G, bb, w)
+            n = _gen_piece(G, fr, buf, n, captures)
     return _legal_filter(G, buf, n0, n)
 
 
@@ -454,11 +449,14 @@ def _any_legal(G) -> bool:
     """Early exit: does the side to move have a legal move? (piece by piece)"""
     sd = G[I_SIDE]
     k = G[I_KING + sd]
-    for x in range(_men(G, sd)):
-        n = _gen_piece(G, G[SQS + x], G, SCRATCH, False)
-        for i in range(SCRATCH, n):
-            if _safe_full(G, G[i], k, sd):
-                return True
+    for w in range(2):
+        bb = G[MEN + 2 * sd + w]
+        while bb:
+            fr, bb = _lowest(G, bb, w)
+            n = _gen_piece(G, fr, G, SCRATCH, False)
+            for i in range(SCRATCH, n):
+                if _safe_full(G, G[i], k, sd):
+                    return True
     return False
 
 
