@@ -210,10 +210,12 @@ def ab_pair(spec, rule, moves, limits=None):
     "negascout(depth=2,tt=true,history=true,threats=true,threat_horizon_vct=5",
     "negascout(depth=2,tt=true,history=true,threats=true,threat_horizon_vct=7,"
     "threat_horizon_nodes=40",
+    "negascout(depth=4,tt=true,history=true,id=true,threat_forced=true",
+    "negascout(depth=3,tt=true,history=true,threats=true,threat_order=true,threat_forced=true",
 ])
 def test_threat_parts_in_alpha_beta_same_search(compiled, rule, spec):
     """threats (root, root-move reply checks, horizon VCF and VCT, with and without a node
-    budget) and threat_order on both cores:
+    budget), threat_order and threat_forced on both cores:
     the same move, value, PV and counters, threat nodes included."""
     for moves in POSITIONS[:2]:
         r = ab_pair(spec, rule, moves)

@@ -17,6 +17,7 @@ import pytest
 
 import gameai
 from gameai.search.stats import MATE, MATE_BOUND
+from gameai.search.threats import forced_replies
 from experiments.renju_puzzles import PUZZLES, load
 
 BY_NAME = {p["name"]: p for p in PUZZLES}
@@ -120,8 +121,10 @@ def random_position(rng, rule, size=9, stones=None):
             return g
 
 
-def full_width_win(g, plies):
-    r = gameai.make_searcher(f"alphabeta(depth={plies},eval=zero)").search(g)
+def full_width_win(g, plies, order=False):
+    """Plies to a win for the side to move by alpha-beta over every move (``order``: threats
+    first, which changes no value), else 0."""
+    r = gameai.make_searcher(f"alphabeta(depth={plies},eval=zero,threat_order={str(order).lower()})").search(g)
     return MATE - r.value if r.value >= MATE - plies else 0
 
 
@@ -317,3 +320,45 @@ def test_threat_effort_multiplies_the_check_budgets():
     ten = gameai.make_searcher("negascout(depth=1,threats=true,threat_effort=10)").threats
     for budget in ("root_nodes", "reply_nodes", "pass_nodes", "verify_nodes"):
         assert getattr(ten, budget) == 10 * getattr(one, budget) > 0
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
+def test_forced_replies_cut_only_lost_moves(rule):
+    """threat_forced keeps a subset of the moves (order kept). Either every kept move makes
+    five at once, or every move it cuts loses within 3 plies by full-width alpha-beta
+    (which never reads the cut): the opponent's five, or its straight four and then five."""
+    rng = random.Random(7)
+    cut = checked = 0
+    for _ in range(60):
+        g = random_position(rng, rule, size=7, stones=rng.randrange(8, 20))
+        moves = g.legal_moves()
+        kept = forced_replies(g, list(moves))
+        assert kept == [m for m in moves if m in set(kept)] and kept
+        dropped = [m for m in moves if m not in set(kept)]
+        cut += bool(dropped)
+        me = g.to_move
+        g.push(kept[0])
+        r = g.result()
+        g.pop()
+        if r is not None and r.winner == me:          # a five of its own: only fives kept
+            for m in kept:
+                g.push(m)
+                assert g.result().winner == me
+                g.pop()
+            continue
+        for m in rng.sample(dropped, min(2, len(dropped))):
+            g.push(m)
+            assert full_width_win(g, 3, order=True), (str(g), g.move_str(m))
+            g.pop()
+            checked += 1
+    assert cut >= 10 and checked >= 20                 # the sample holds cuts
+
+
+def test_forced_replies_keep_the_defences():
+    """Facing an open three, the defences (both ends) and the side to move's own fours stay;
+    a quiet move elsewhere goes. With nothing to answer, every move stays."""
+    g = gameai.load_game("gomoku", black="f8 g8 h8 a1", white="a15 b15 c15")
+    kept = {g.move_str(m) for m in forced_replies(g, g.legal_moves())}
+    assert {"e8", "i8", "d15"} <= kept and "h10" not in kept
+    quiet = gameai.load_game("gomoku", black="h8", white="")
+    assert forced_replies(quiet, quiet.legal_moves()) == quiet.legal_moves()

@@ -58,6 +58,7 @@ else:                           # the plain module is only the template
 HAS_THREATS = bool(getattr(game, "HAS_THREATS", False))
 _threat_horizon = getattr(game, "threat_horizon", stubs.threat_horizon)
 _threat_order = getattr(game, "threat_order", stubs.threat_order)
+_threat_forced = getattr(game, "threat_forced", stubs.threat_forced)
 # the cache folder: per kernel, and per value of the constants frozen into the code
 _FROZEN = (LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, INF, MATE, MATE_BOUND, EXACT, LOWER, UPPER)
 _TAG = f"{_kernel}-{zlib.crc32(repr(_FROZEN).encode()):08x}"
@@ -74,8 +75,8 @@ NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FMC, PROBES, HITS, TTCUTS, RES, PRU
     PRUNING, SCOUT, EXACT_DEPTH, MATE_PLY, QDEPTH, USE_TT, USE_HIST, WITH_PIECE, SQUARE, \
     KILLERS, NOISY, EVASIONS, CHECK_EXT, NULLMOVE, LMR, IS_CAP, MVV, REPEAT, MDP, NEED_CHECK, \
     INLINE, ORDERING, MAX_PLY, ON_ROOT, POLLING, RESTRICT, \
-    THREATS, THREAT_ORDER, THREAT_NODES, ROOT_REPLY, REPLIES, N_REPLIES = range(56)
-NULL_AT = N_FIXED = 56          #: c[NULL_AT + ply]: null_at[ply]
+    THREATS, THREAT_ORDER, THREAT_NODES, ROOT_REPLY, REPLIES, N_REPLIES, THREAT_FORCED = range(57)
+NULL_AT = N_FIXED = 57          #: c[NULL_AT + ply]: null_at[ply]
 # buf: moves [0, SCORES), their sort keys [SCORES, PVS), PV rows of PV_W: [length, moves...]
 # tt (gameai.compiled.memory.CompiledTT): rows [key, depth, flag + 1 (0 empty), value,
 # move, age]; the last row holds the table's age, slots in use and index mask
@@ -358,6 +359,8 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
     if n1 == n0:                        # not over, but nothing to play: a horizon
         c[LEAVES] += 1
         return game.evaluate(G, E)
+    if HAS_THREATS and c[THREAT_FORCED]:   # only the replies the threats force
+        n1 = _threat_forced(G, T, buf, n0, n1)
     c[INTERIOR] += 1
     if ply >= c[SELDEPTH]:
         c[SELDEPTH] = ply + 1

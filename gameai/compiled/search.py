@@ -115,6 +115,7 @@ def _config(o, state, kernel, c: np.ndarray, max_ply: int, on_root: bool) -> Non
                   or o.threat_order or mvv),
                  (t.THREATS, o.threats is not None),
                  (t.THREAT_ORDER, o.threat_order and getattr(kernel, "HAS_THREATS", False)),
+                 (t.THREAT_FORCED, o.threat_forced and getattr(kernel, "HAS_THREATS", False)),
                  (t.MAX_PLY, max_ply), (t.ON_ROOT, on_root)):
         c[i] = int(v)
 
@@ -124,9 +125,10 @@ _ORDER_ARENA: list = []
 
 def _threat_arena(o, state, kernel) -> np.ndarray:
     """The array ``T`` of the core's threat part: the threat part's arena (its horizon
-    solvers written in, bound to this board), an arena for ``threat_order`` alone, or a
+    solvers written in, bound to this board), an arena for ``threat_order``/``threat_forced`` alone, or a
     placeholder for a kernel without threats."""
-    if not getattr(kernel, "HAS_THREATS", False) or (o.threats is None and not o.threat_order):
+    if not getattr(kernel, "HAS_THREATS", False) or (o.threats is None and not o.threat_order
+                                                       and not o.threat_forced):
         return np.zeros(1, np.int64)
     if o.threats is not None:
         part = o.threats

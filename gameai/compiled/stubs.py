@@ -3,7 +3,7 @@
 The core compiles the calls only where a kernel's flag is True, but every name of the
 contract must exist; a kernel without checks, null moves, noise, captures or
 repetitions imports these (``from .stubs import in_check, ...``). The threat part's
-(``HAS_THREATS``: ``threat_horizon``, ``threat_order``) the core takes from here itself
+(``HAS_THREATS``: ``threat_horizon``, ``threat_order``, ``threat_forced``) the core takes from here itself
 when a kernel does not define them.
 """
 from __future__ import annotations
@@ -54,3 +54,8 @@ def threat_horizon(G, T, ply):
 @jit
 def threat_order(G, T, buf, sc, n0, n1):
     pass
+
+
+@jit
+def threat_forced(G, T, buf, n0, n1):
+    return n1

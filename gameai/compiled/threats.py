@@ -865,12 +865,18 @@ def threat_horizon(G, T, ply):
 #: threat_scores' weights: (the side to move's?, fact kind) as in gameai.search.threats._ORDER
 _W_OWN = (1 << 20, 1 << 14, 1 << 17, 1 << 11)
 _W_OPP = (1 << 19, 1 << 9, 1 << 15, 1 << 7)
+#: forced_replies' marks: own five-point, the opponent's five-point, a four-point of either
+#: colour, and (on no point: it only sets the returned flags) an opponent's three
+F_OWN5, F_OPP5, F_FOUR, F_THREE = 1, 2, 4, 8
+_F_OWN = (F_OWN5, F_FOUR, 0, 0)
+_F_OPP = (F_OPP5, F_FOUR, F_THREE, 0)
 
 
 @jit
-def threat_order(G, T, buf, sc, n0, n1):
-    """``threat_scores`` of the moves ``buf[n0:n1]`` into ``buf[sc + j]`` (the core sorts
-    them, stable and descending, as ``order_by_threat`` does)."""
+def _mark_facts(G, T, own, opp, add):
+    """Every threat fact's point gets the weight of its kind and colour (``own`` for the
+    side to move, ``opp`` for the other) in the arena's per-cell scratch (``T[A_SCORE]``):
+    summed when ``add``, else or-ed. Returns the or of every weight given out."""
     g = G[0]
     me = g[H + NPLACED] & 1
     so, mo, ml, li = T[A_SCORE], T[A_MEMO], T[A_MEMO_LEN], T[A_LINES]
@@ -878,6 +884,7 @@ def threat_order(G, T, buf, sc, n0, n1):
     cells = T[T[A_CELLS]:T[A_CELLS] + 32]
     for q in range(NCM):
         T[so + q] = 0
+    seen = 0
     exb, exw = g[H + EXB], g[H + EXW]
     for lid in range(g[H + NLINES]):
         s = facts(memo, g[CODES + lid], exb, exw, cells)
@@ -887,13 +894,43 @@ def threat_order(G, T, buf, sc, n0, n1):
         for colour in range(2):
             w1, w2 = memo[s + 1 + 2 * colour], memo[s + 2 + 2 * colour]
             for kind in range(4):
-                w = _W_OWN[kind] if colour == me else _W_OPP[kind]
+                w = own[kind] if colour == me else opp[kind]
                 mask = mask_of(w1, w2, colour, kind)
+                if mask:
+                    seen |= w
                 while mask:
-                    T[so + st + trailing_zeros(mask) * dd] += w
+                    x = so + st + trailing_zeros(mask) * dd
+                    T[x] = T[x] + w if add else T[x] | w
                     mask &= mask - 1
+    return seen
+
+
+@jit
+def threat_order(G, T, buf, sc, n0, n1):
+    """``threat_scores`` of the moves ``buf[n0:n1]`` into ``buf[sc + j]`` (the core sorts
+    them, stable and descending, as ``order_by_threat`` does)."""
+    _mark_facts(G, T, _W_OWN, _W_OPP, True)
+    so = T[A_SCORE]
     for j in range(n0, n1):
         buf[sc + j] = T[so + buf[j]]
+
+
+@jit
+def threat_forced(G, T, buf, n0, n1):
+    """``forced_replies``: keep (in order) only the moves ``buf[n0:n1]`` the threats
+    force and return the new end; all of them when none is kept."""
+    seen = _mark_facts(G, T, _F_OWN, _F_OPP, False)
+    want = F_OWN5 if seen & F_OWN5 else F_OPP5 if seen & F_OPP5 else \
+        F_FOUR if seen & F_THREE else 0
+    if not want:
+        return n1
+    so = T[A_SCORE]
+    k = n0
+    for j in range(n0, n1):
+        if T[so + buf[j]] & want:
+            buf[k] = buf[j]
+            k += 1
+    return k if k > n0 else n1
 
 
 _LAST: list = []       # a weak reference to the newest arena

@@ -9,7 +9,8 @@ A node does, in this order (as Stockfish lays its search out):
 3. mate-distance pruning (``mate_distance``);
 4. transposition-table probe (``tt``; ``exact_depth``);
 5. pruning before the moves: null move (``nullmove``);
-6. move generation and ordering (TT move, MVV-LVA captures, killers, history, threats);
+6. move generation (only the replies threats force: ``threat_forced``) and ordering (TT
+   move, MVV-LVA captures, killers, history, threats);
    at the root only the moves a GUI allows (``root_moves``: UCI searchmoves, UCCI banmoves);
 7. the move loop: leaf children evaluated in place (no recursion), late-move reductions
    (``lmr``), NegaScout null windows and re-searches (``scout``), beta cut-offs;
@@ -39,7 +40,7 @@ from ..games.protocol import fast_push
 from .ordering import mvv_lva_key
 from .pruning import LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, lmr_reduction
 from .stats import INF, MATE, MATE_BOUND, SearchStats
-from .threats import order_by_threat
+from .threats import forced_replies, order_by_threat
 from .tt import EXACT, LOWER, UPPER, from_tt
 
 _COUNTERS = SearchStats.COUNTERS
@@ -100,6 +101,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     mdp = o.mate_distance and mate_ply
     need_check = in_check is not None and (push_null is not None or lmr or check_ext)
     by_threat = order_by_threat if o.threat_order else None
+    forced = forced_replies if o.threat_forced else None
     inline = not noisy and threat is None and not check_ext and repeated is None
     # inline: depth-1 children are leaves or terminals, evaluated in the loop
     use_tt = tt is not None
@@ -261,6 +263,8 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         if not moves:                        # not over, but nothing to play: a horizon
             leaves += 1
             return ev(state)
+        if forced is not None:              # only the replies the threats force
+            moves = forced(state, moves)
         interior += 1
         if ply >= seldepth:
             seldepth = ply + 1

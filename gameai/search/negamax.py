@@ -59,7 +59,9 @@ class Searcher:
     VCT's node budget per horizon node, deepening 1, 3, 5, ... plies; 0: no budget),
     ``threat_quiet`` (the move chosen is also checked against a quiet opponent move that
     leaves every defence a VCT, :meth:`~gameai.search.threats.ThreatPart.quiet_refutation`)
-    and ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
+    ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`) and
+    ``threat_forced`` (only the replies a four or three forces,
+    :func:`~gameai.search.threats.forced_replies`); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
     (quiescence answers check with every evasion), ``mvv_lva``, ``mate_distance``,
     ``repetition`` (see :mod:`gameai.search.core`); ``clock`` (a game clock, see
     :mod:`gameai.search.timeman`); ``backend`` (``python`` or ``compiled``: the numba core
@@ -79,6 +81,7 @@ class Searcher:
                  qdepth: Annotated[int, Range(0, 64)] = 16, mate_ply: bool = True,
                  threats: bool = False, threat_depth: Annotated[int, Range(1, 31)] = 7,
                  threat_vct_depth: Annotated[int, Range(1, 31)] = 15, threat_order: bool = False,
+                 threat_forced: bool = False,
                  threat_effort: Annotated[int, Range(1, 1000)] = 1,
                  threat_horizon_vct: Annotated[int, Range(0, 31)] = 0,
                  threat_horizon_nodes: Annotated[int, Range(0, 10 ** 9)] = 0,
@@ -106,7 +109,7 @@ class Searcher:
         self.exact_depth, self.id, self.aspiration, self.window = exact_depth, id, aspiration, window
         self.quiescence, self.qdepth, self.mate_ply = quiescence, qdepth, mate_ply
         self.threats = None
-        self.threat_order = threat_order
+        self.threat_order, self.threat_forced = threat_order, threat_forced
         self.backend = _backend(backend, self)
         if threats:                              # the compiled core runs the compiled solvers
             solver = None
@@ -142,6 +145,7 @@ class Searcher:
                                  ("aspiration", self.aspiration),
                                  ("quiescence", self.quiescence), ("threats", self.threats),
                                  ("threat_order", self.threat_order),
+                                 ("threat_forced", self.threat_forced),
                                  *((f, getattr(self, f)) for f in SWITCHES)) if on]
         backend = ",backend=compiled" if self.backend == "compiled" else ""
         return f"{kind}(depth={self.depth}{''.join(',' + f + '=true' for f in flags)}{backend})"

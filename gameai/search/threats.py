@@ -130,6 +130,45 @@ def order_by_threat(state, moves: list) -> list:
     return moves
 
 
+def forced_replies(state, moves: list) -> list:
+    """``moves`` cut to the replies the threats on the board force (order kept).
+
+    Why: a move that ignores a threat loses beyond a shallow horizon (an open three wins
+    two moves later), so alpha-beta wastes its width on moves the threat space already
+    refutes; strong Gomoku programs search only the answers. With a five-point of its own
+    the side to move keeps only those; else, facing a five-point, only the points that
+    stop it; else, facing a three (a straight-four point of the opponent), only four-points
+    of either colour: its own fours (every counter-VCF starts with one) and the opponent's
+    four-points, which hold every defence of a three (a stone that stops the three's
+    straight four shares a five-window with its three stones and the straight-four point,
+    so the opponent's stone there would make a four). When none of them is a legal move, every move is kept.
+    In Renju this is a heuristic where a Black straight-four point is forbidden (the line
+    facts do not know it); ``tests/test_threats.py`` checks every cut against full-width
+    search under all three rules.
+    For Gomoku/Renju positions; other games' moves are returned unchanged.
+    """
+    if not hasattr(state, "line_codes"):
+        return moves
+    me = state.to_move
+    lines = state.geo.lines
+    own5: set[int] = set()
+    opp5: set[int] = set()
+    fours: set[int] = set()
+    three = False
+    for lid, _code, t in scan(state):
+        cells = lines[lid]
+        mine, theirs = t[me], t[me ^ 1]
+        own5.update(cells[p] for p in mine[0])
+        opp5.update(cells[p] for p in theirs[0])
+        three = three or bool(theirs[2])
+        fours.update(cells[p] for p in mine[1])        # (straight-four points are four-points)
+        fours.update(cells[p] for p in theirs[1])
+    keep = own5 or opp5 or (fours if three else None)
+    if keep is None:
+        return moves
+    return [m for m in moves if m in keep] or moves
+
+
 def _pass(state) -> None:
     """A null move on a Gomoku position (the side to move changes, no stone): the game has
     no public null move, so the threat search keeps its parity and key by hand."""
