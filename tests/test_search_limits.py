@@ -66,6 +66,18 @@ def test_time_without_depth_deepens_past_the_default_depth():
     assert gameai.make_searcher("negascout(time=600)").search(s, {"depth": 5}).stats.depth == 5
 
 
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_nodes_without_depth_deepens_until_the_limit(backend):
+    # as an engine's "go nodes": a node limit and no depth searches past the default depth 4
+    s = gameai.load_game("tictactoe")
+    big = gameai.make_searcher(f"negascout(nodes=1000000,tt=true,backend={backend})").search(s)
+    assert big.stats.depth > 4 and big.value == 0 and big.stats.nodes < 1000000
+    small = gameai.make_searcher(f"negascout(nodes=300,tt=true,backend={backend})").search(s)
+    assert small.stats.nodes <= 301 and small.move is not None
+    assert gameai.make_searcher(f"negascout(depth=3,nodes=1000000,backend={backend})").search(
+        s).stats.depth == 3
+
+
 @pytest.mark.parametrize("spec,limits", [
     ("alphabeta(depth=30,quiescence=true)", {"nodes": 100}),
     ("negascout(depth=30,quiescence=true,tt=true,history=true)", {"nodes": 100}),

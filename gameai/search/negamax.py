@@ -180,8 +180,9 @@ class Searcher:
 
         ``stop`` is anything with ``is_set()`` (a ``threading.Event``), checked with the
         node and time limits; when set, the last finished iteration is returned. With a
-        time limit (``time``, ``soft_time`` or ``clock``) and no depth given anywhere,
-        iterative deepening goes on until the time is used. ``root_moves``: only these
+        time or node limit (``time``, ``soft_time``, ``clock`` or ``nodes``) and no depth
+        given anywhere, iterative deepening goes on until the limit is reached (as an
+        engine's ``go nodes``). ``root_moves``: only these
         moves are searched at the root (UCI ``searchmoves``; illegal ones are ignored,
         none legal is a ``SpecError``). With ``threats`` and a node limit, the root threat
         search uses at most half of the limit, the root moves' reply checks at most half
@@ -196,7 +197,7 @@ class Searcher:
             time_limit, soft_time = budget.hard, budget.soft
         if lim.depth is not None:
             max_depth = lim.depth
-        elif self._depth_given or (time_limit is None and soft_time is None):
+        elif self._depth_given or (time_limit is None and soft_time is None and node_limit is None):
             max_depth = self.depth
         else:
             max_depth = MAX_DEPTH
