@@ -12,12 +12,13 @@ Three measurements (printed, never asserted: the machine is shared and noisy):
    that puzzle's length, with the time of each and whether it is under one second, on the
    Python and the compiled solver (``--backend``) with the ratio of their nodes per second.
 3. **Threat switches in alpha-beta** on the same middle games: nodes, threat nodes and
-   seconds with ``threat_order`` and ``threats`` off and on, on each backend
-   (``--backend``), with the time ratio.
+   seconds with ``threat_order``, ``threat_forced`` and ``threats`` off and on, on each
+   backend (``--backend``), with the time ratio; ``--depth`` sets the NegaScout depth.
 
     gameai bench threats
     gameai bench threats -- --max-plies 11 --repeat 3
     gameai bench threats -- --only puzzles --backend compiled
+    gameai bench threats -- --only switches --backend compiled --depth 5
 """
 from __future__ import annotations
 
@@ -108,12 +109,19 @@ def puzzles(max_plies: int, backends: tuple[str, ...] = ("python",)) -> None:
               "(the same nodes on both: the searches are identical)")
 
 
-def switches(backends: tuple[str, ...] = ("python",)) -> None:
+#: the switch rows of :func:`switches` (``threat_forced`` cuts moves, so its rows also say
+#: whether each position's value is the plain search's)
+SWITCH_ROWS = ("", ",threat_order=true", ",threat_order=true,threat_forced=true", ",threats=true",
+               ",threats=true,threat_order=true", ",threats=true,threat_order=true,threat_forced=true")
+
+
+def switches(backends: tuple[str, ...] = ("python",), depth: int = 3) -> None:
     """Each switch on each backend (the compiled core compiled before the clock starts);
     with both, the time ratio (the same searches: their nodes are checked equal)."""
-    print("3. threat switches in alpha-beta (NegaScout depth 3, TT, history, ID) on the same positions")
-    base = "negascout(depth=3,tt=true,history=true,id=true"
-    for extra in ("", ",threat_order=true", ",threats=true", ",threats=true,threat_order=true"):
+    print(f"3. threat switches in alpha-beta (NegaScout depth {depth}, TT, history, ID) on the same positions")
+    base = f"negascout(depth={depth},tt=true,history=true,id=true"
+    plain: dict = {}
+    for extra in SWITCH_ROWS:
         for rule in ("freestyle", "renju"):
             row = {}
             for backend in backends:
@@ -122,11 +130,15 @@ def switches(backends: tuple[str, ...] = ("python",)) -> None:
                     _search_all(spec, rule)          # compile (or load) once, untimed
                 row[backend] = _search_all(spec, rule)
                 t, out = row[backend]
-                print(f"   {extra or '(plain)':32s} {rule:9s} {backend:8s} {t:6.2f} s  nodes "
-                      f"{sum(o[2] for o in out):7d}  threat nodes {sum(o[3] for o in out):7d}")
+                values = [o[1] for o in out]
+                same = "" if not extra else \
+                    f"  values as plain: {sum(a == b for a, b in zip(values, plain[rule]))} of {len(values)}"
+                plain.setdefault(rule, values)
+                print(f"   {extra or '(plain)':52s} {rule:9s} {backend:8s} {t:6.2f} s  nodes "
+                      f"{sum(o[2] for o in out):7d}  threat nodes {sum(o[3] for o in out):7d}{same}")
             if len(row) == 2:
                 (tp, op), (tc, oc) = row["python"], row["compiled"]
-                print(f"   {'':32s} {rule:9s} compiled is {tp / tc:5.1f}x faster "
+                print(f"   {'':52s} {rule:9s} compiled is {tp / tc:5.1f}x faster "
                       f"(identical results: {op == oc})")
 
 
@@ -135,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--max-plies", type=int, default=9, help="longest puzzle line to time")
     ap.add_argument("--repeat", type=int, default=2, help="repetitions of the speed comparison")
     ap.add_argument("--only", choices=("incremental", "puzzles", "switches"), action="append")
+    ap.add_argument("--depth", type=int, default=3, help="NegaScout depth of the switch rows")
     ap.add_argument("--backend", choices=("python", "compiled", "both"), default="both",
                     help="backend of the puzzles and switches (both: print the speed ratio)")
     args = ap.parse_args(argv or [])
@@ -144,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     if "incremental" in only:
         incremental(args.repeat)
     if "switches" in only:
-        switches(("python", "compiled") if args.backend == "both" else (args.backend,))
+        switches(("python", "compiled") if args.backend == "both" else (args.backend,), args.depth)
     return 0
 
 
