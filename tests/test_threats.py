@@ -362,3 +362,13 @@ def test_forced_replies_keep_the_defences():
     assert {"e8", "i8", "d15"} <= kept and "h10" not in kept
     quiet = gameai.load_game("gomoku", black="h8", white="")
     assert forced_replies(quiet, quiet.legal_moves()) == quiet.legal_moves()
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_forced_replies_leave_the_root_moves_a_gui_names(backend):
+    """searchmoves naming only moves the threats would cut: those are searched (and lose)."""
+    g = gameai.load_game("gomoku", black="f8 g8 h8 a1", white="a15 b15 c15")
+    s = gameai.make_searcher(f"alphabeta(depth=4,threat_forced=true,backend={backend})")
+    r = s.search(g, root_moves=[g.parse_move("h10")])
+    assert g.move_str(r.move) == "h10" and r.value <= -MATE_BOUND
+    assert g.move_str(s.search(g).move) in {"e8", "i8", "d15", "e15", "d8", "j8"}

@@ -359,8 +359,8 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
     if n1 == n0:                        # not over, but nothing to play: a horizon
         c[LEAVES] += 1
         return game.evaluate(G, E)
-    if HAS_THREATS and c[THREAT_FORCED]:   # only the replies the threats force
-        n1 = _threat_forced(G, T, buf, n0, n1)
+    if HAS_THREATS and c[THREAT_FORCED] and (ply or not c[RESTRICT]):
+        n1 = _threat_forced(G, T, buf, n0, n1)     # only the replies the threats force
     c[INTERIOR] += 1
     if ply >= c[SELDEPTH]:
         c[SELDEPTH] = ply + 1

@@ -263,8 +263,9 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         if not moves:                        # not over, but nothing to play: a horizon
             leaves += 1
             return ev(state)
-        if forced is not None:              # only the replies the threats force
-            moves = forced(state, moves)
+        if forced is not None and (ply or run.root_moves is None):
+            moves = forced(state, moves)     # only the replies the threats force (at the
+                                             # root, not when a GUI names the moves)
         interior += 1
         if ply >= seldepth:
             seldepth = ply + 1
