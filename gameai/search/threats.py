@@ -141,10 +141,10 @@ def forced_replies(state, moves: list) -> list:
     of either colour: its own fours (every counter-VCF starts with one) and the opponent's
     four-points, which hold every defence of a three (a stone that stops the three's
     straight four shares a five-window with its three stones and the straight-four point,
-    so the opponent's stone there would make a four). When none of them is a legal move, every move is kept.
-    In Renju this is a heuristic where a Black straight-four point is forbidden (the line
-    facts do not know it); ``tests/test_threats.py`` checks every cut against full-width
-    search under all three rules.
+    so the opponent's stone there would make a four). When none of them is a legal move,
+    every move is kept. In Renju this is a heuristic where a Black straight-four point is
+    forbidden (the line facts do not know it); ``tests/test_threats.py`` checks sampled
+    cuts against full-width search under all three rules.
     For Gomoku/Renju positions; other games' moves are returned unchanged.
     """
     if not hasattr(state, "line_codes"):
