@@ -58,7 +58,9 @@ class Searcher:
     (plies of a VCT at the horizon after the VCF; 0: none), ``threat_horizon_nodes`` (that
     VCT's node budget per horizon node, deepening 1, 3, 5, ... plies; 0: no budget),
     ``threat_quiet`` (the move chosen is also checked against a quiet opponent move that
-    leaves every defence a VCT, :meth:`~gameai.search.threats.ThreatPart.quiet_refutation`)
+    leaves every defence a VCT, :meth:`~gameai.search.threats.ThreatPart.quiet_refutation`),
+    ``threat_verify`` (the share of a timed search's time kept for checking the move
+    chosen against an opponent VCT, :meth:`~gameai.search.threats.ThreatPart.refutes`; 0: no check),
     ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`) and
     ``threat_forced`` (only the replies a four or three forces,
     :func:`~gameai.search.threats.forced_replies`); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
@@ -86,6 +88,7 @@ class Searcher:
                  threat_horizon_vct: Annotated[int, Range(0, 31)] = 0,
                  threat_horizon_nodes: Annotated[int, Range(0, 10 ** 9)] = 0,
                  threat_quiet: bool = False,
+                 threat_verify: Annotated[float, Range(0, 0.9)] = 0.35,
                  nullmove: bool = False, lmr: bool = False,
                  check_ext: bool = False, evasions: bool = False, mvv_lva: bool = False,
                  mate_distance: bool = False, repetition: bool = False,
@@ -110,6 +113,7 @@ class Searcher:
         self.quiescence, self.qdepth, self.mate_ply = quiescence, qdepth, mate_ply
         self.threats = None
         self.threat_order, self.threat_forced = threat_order, threat_forced
+        self.threat_verify = threat_verify
         self.backend = _backend(backend, self)
         if threats:                              # the compiled core runs the compiled solvers
             solver = None
@@ -241,18 +245,38 @@ class Searcher:
                         timed=time_limit is not None or soft_time is not None or stop is not None,
                         on_root_move=on_root_move or self.on_root_move,
                         root_moves=None if allowed is None else frozenset(allowed))
+        # threat part, timed searches: the alpha-beta stops early enough to leave the share
+        # threat_verify of the time for checking the move it chose (below)
+        verify_until = None
+        if self.threats is not None and deadline is not None and node_limit is None and \
+                self.threat_verify and not self.threats.pass_clear and root_win is not None \
+                and not root_win[0]:
+            verify_until = deadline
+            deadline = t0 + (1 - self.threat_verify) * (verify_until - t0)
         run = new_run()
         try:
             move, value, pv, stats = self._drive(run, state, max_depth, soft_deadline,
                                                  on_iteration or self.on_iteration, t0,
                                                  root_win, allowed)
-            # threat part, depth-limited searches: a longer check of the move chosen; if
-            # the opponent has a VCT after it, it is scored lost and a new core (which reads
-            # the root moves' checks when built) searches again; the counters add up
+            # threat part: a longer check of the move chosen (depth-limited searches, or
+            # timed ones within the time kept for it); if the opponent has a VCT after it,
+            # it is scored lost and a new core (which reads the root moves' checks when
+            # built) searches again, in a timed search with the same share of the time
+            # left; the counters add up
             done = []
-            while self.threats is not None and run.node_limit is None and not run.timed and \
-                    move is not None and -MATE_BOUND < value < MATE_BOUND and \
-                    self.threats.refutes(state, move):
+            while self.threats is not None and run.node_limit is None and \
+                    (not run.timed or verify_until is not None) and \
+                    move is not None and -MATE_BOUND < value < MATE_BOUND:
+                if verify_until is not None:
+                    deadline = verify_until
+                    if not self.threats.refutes(state, move, stop_check):
+                        break
+                    now = time.perf_counter()
+                    if verify_until - now < 0.1 * (verify_until - t0):
+                        break                   # no time to look for another move
+                    deadline = now + (1 - self.threat_verify) * (verify_until - now)
+                elif not self.threats.refutes(state, move):
+                    break
                 done.append(run.counters())
                 run = new_run()
                 move, value, pv, stats = self._drive(run, state, max_depth, soft_deadline,

@@ -876,6 +876,9 @@ def vct(depth: Depth = 12, nodes: Nodes | None = None, time: Seconds | None = No
 
 #: :meth:`ThreatPart.quiet_refutation`'s node budget per checked move (times ``effort``)
 QUIET_NODES = 200_000
+#: a timed search's check of its chosen move (:meth:`ThreatPart.refutes`) may visit up to
+#: this many times ``verify_nodes``; its share of the time (``threat_verify``) bounds it first
+TIMED_VERIFY = 20
 
 
 class ThreatPart:
@@ -1050,9 +1053,11 @@ class ThreatPart:
         self.nodes += sv.nodes - before
         return n
 
-    def refutes(self, state, move) -> bool:
+    def refutes(self, state, move, should_stop: Callable[[int], bool] | None = None) -> bool:
         """After the alpha-beta chose ``move`` at the root: does a longer check (up to
-        ``verify_nodes``) prove the opponent a VCT after it? Then the move is stored as
+        ``verify_nodes``; in a timed search, given ``should_stop``, up to
+        ``TIMED_VERIFY * verify_nodes`` or until ``should_stop(nodes)``, which the search
+        asks every 256 nodes) prove the opponent a VCT after it? Then the move is stored as
         lost (in :attr:`root_replies`, which the next core built reads) and the caller
         searches again; at most ``verify_rounds`` moves per search, each once. Nothing is
         verified when the pass check proved that the opponent has no VCT at all.
@@ -1074,10 +1079,15 @@ class ThreatPart:
             self._verified.add(k)
             sv = self.vct
             n = 0
-            if not self.pass_clear:              # (else no VCT after any move of ours)
+            if not self.pass_clear and should_stop is None:  # (else no VCT after any move)
                 before = sv.nodes
                 n = sv.win_within(state, self.vct_depth, 1, self.verify_nodes, True)
                 self.nodes += sv.nodes - before
+            elif not self.pass_clear:            # timed: the time left decides, within a cap
+                sv.reset_counters()
+                n = sv.solve(state, self.vct_depth, should_stop, None, 256,
+                             TIMED_VERIFY * self.verify_nodes)[0]
+                self.nodes += sv.nodes
             if not n and self.quiet_nodes:
                 n = self.quiet_refutation(state, self.quiet_nodes)[0]
         finally:
