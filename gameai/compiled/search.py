@@ -205,17 +205,18 @@ class CompiledSearch:
         self.threats = o.threats
         checked = sorted((m, n) for m, n in (o.threats.root_replies or {}).items() if n) \
             if o.threats is not None else []
+        room = len(state.legal_moves()) if o.threats is not None else 0
         a0 = t.N_FIXED + P + 1
-        c = np.zeros(a0 + len(allowed) + 2 * len(checked), np.int64)
+        c = np.zeros(a0 + len(allowed) + 2 * max(room, len(checked)), np.int64)
         _config(o, state, kernel, c, self.max_ply, on_root_move is not None)
         c[t.POLLING] = int(check_every == 1)        # a clock or an outside stop to read
         c[t.RESTRICT] = int(root_moves is not None)
         c[t.ALLOWED], c[t.N_ALLOWED] = a0, len(allowed)
         c[a0:a0 + len(allowed)] = allowed
         r0 = a0 + len(allowed)                      # the root moves' threat reply checks
-        c[t.REPLIES], c[t.N_REPLIES] = r0, len(checked)
-        c[r0:r0 + len(checked)] = [m for m, _n in checked]
-        c[r0 + len(checked):] = [n for _m, n in checked]
+        c[t.REPLIES] = r0
+        self.c = c
+        self._write_replies(checked)
         c[t.NODE_LIMIT] = node_limit or 0
         c[t.NEXT_POLL] = t.POLL
         c[t.NEXT_CHECK] = min(node_limit or t.NEVER, t.POLL if check_every == 1 else t.NEVER)
@@ -274,3 +275,22 @@ class CompiledSearch:
 
     def add_research(self) -> None:
         self.c[template.RES] += 1
+
+    def _write_replies(self, checked: list) -> None:
+        """The root moves' reply checks, sorted moves then their plies, where the core
+        looks them up (room for every root move :meth:`root_lost` may add)."""
+        c, r0, k = self.c, int(self.c[template.REPLIES]), len(checked)
+        c[template.N_REPLIES] = k
+        c[r0:r0 + k] = [m for m, _n in checked]
+        c[r0 + k:r0 + 2 * k] = [n for _m, n in checked]
+
+    def root_lost(self, move, plies: int) -> None:
+        """Root ``move`` allows an opponent VCT of ``plies`` plies: the core scores it lost
+        from its next visit of the root on (the table is rewritten in place)."""
+        r0, k = int(self.c[template.REPLIES]), int(self.c[template.N_REPLIES])
+        old = dict(zip(self.c[r0:r0 + k].tolist(), self.c[r0 + k:r0 + 2 * k].tolist()))
+        old[move] = plies
+        checked = sorted(old.items())
+        if r0 + 2 * len(checked) > len(self.c):
+            raise RuntimeError("no room for another root move's reply check")
+        self._write_replies(checked)

@@ -78,6 +78,10 @@ class Search:
     def add_research(self) -> None:
         self._bump("researches")
 
+    def root_lost(self, move, plies: int) -> None:
+        """Root ``move`` was proven to allow an opponent VCT of ``plies`` plies: nothing
+        to do here, the core reads the threat part's table (``reply``) at every visit."""
+
 
 def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     """Make ``run.negamax`` and ``run.counters`` as closures (locals are Python's fastest)."""

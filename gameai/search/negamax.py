@@ -59,8 +59,8 @@ class Searcher:
     VCT's node budget per horizon node, deepening 1, 3, 5, ... plies; 0: no budget),
     ``threat_quiet`` (the move chosen is also checked against a quiet opponent move that
     leaves every defence a VCT, :meth:`~gameai.search.threats.ThreatPart.quiet_refutation`),
-    ``threat_verify`` (the share of a timed search's time kept for checking the move
-    chosen against an opponent VCT, :meth:`~gameai.search.threats.ThreatPart.refutes`; 0: no check),
+    ``threat_verify`` (in a timed search, the share of the time that checks of each
+    iteration's move against an opponent VCT may use, see :meth:`search`; 0: none),
     ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`) and
     ``threat_forced`` (only the replies a four or three forces,
     :func:`~gameai.search.threats.forced_replies`); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
@@ -88,7 +88,7 @@ class Searcher:
                  threat_horizon_vct: Annotated[int, Range(0, 31)] = 0,
                  threat_horizon_nodes: Annotated[int, Range(0, 10 ** 9)] = 0,
                  threat_quiet: bool = False,
-                 threat_verify: Annotated[float, Range(0, 0.9)] = 0.35,
+                 threat_verify: Annotated[float, Range(0, 1)] = 0.3,
                  nullmove: bool = False, lmr: bool = False,
                  check_ext: bool = False, evasions: bool = False, mvv_lva: bool = False,
                  mate_distance: bool = False, repetition: bool = False,
@@ -191,6 +191,10 @@ class Searcher:
         none legal is a ``SpecError``). With ``threats`` and a node limit, the root threat
         search uses at most half of the limit, the root moves' reply checks at most half
         of the rest, and the alpha-beta search (its horizon VCFs included) what is left.
+        With ``threats`` and a time limit, each iteration's move gets a longer check against
+        an opponent VCT (:meth:`~gameai.search.threats.ThreatPart.refutes`); a refuted move
+        is scored lost and the iteration runs again. The checks together take at most the
+        share ``threat_verify`` of the time; a depth-limited search checks its final move.
         """
         lim = Limits.coerce(limits)
         node_limit = lim.nodes if lim.nodes is not None else self.nodes
@@ -245,38 +249,33 @@ class Searcher:
                         timed=time_limit is not None or soft_time is not None or stop is not None,
                         on_root_move=on_root_move or self.on_root_move,
                         root_moves=None if allowed is None else frozenset(allowed))
-        # threat part, timed searches: the alpha-beta stops early enough to leave the share
-        # threat_verify of the time for checking the move it chose (below)
-        verify_until = None
+        verify = None
         if self.threats is not None and deadline is not None and node_limit is None and \
-                self.threat_verify and not self.threats.pass_clear and root_win is not None \
-                and not root_win[0]:
-            verify_until = deadline
-            deadline = t0 + (1 - self.threat_verify) * (verify_until - t0)
+                self.threat_verify and root_win is not None and not root_win[0] and \
+                not self.threats.pass_clear:    # (else no move of ours allows a VCT)
+            left = [self.threat_verify * time_limit]   # seconds the checks may still use
+
+            def verify(run, move) -> bool:
+                start = time.perf_counter()
+                until = min(deadline, start + left[0])
+                refuted = self.threats.refutes(
+                    state, move, lambda n: time.perf_counter() >= until or stop_check(n))
+                left[0] -= time.perf_counter() - start
+                if refuted:                     # the running core scores it lost from now on
+                    run.root_lost(move, self.threats.root_replies[move])
+                return refuted
         run = new_run()
         try:
             move, value, pv, stats = self._drive(run, state, max_depth, soft_deadline,
                                                  on_iteration or self.on_iteration, t0,
-                                                 root_win, allowed)
-            # threat part: a longer check of the move chosen (depth-limited searches, or
-            # timed ones within the time kept for it); if the opponent has a VCT after it,
-            # it is scored lost and a new core (which reads the root moves' checks when
-            # built) searches again, in a timed search with the same share of the time
-            # left; the counters add up
+                                                 root_win, allowed, verify)
+            # threat part, depth-limited searches: a longer check of the move chosen; if
+            # the opponent has a VCT after it, it is scored lost and a new core (which reads
+            # the root moves' checks when built) searches again; the counters add up
             done = []
-            while self.threats is not None and run.node_limit is None and \
-                    (not run.timed or verify_until is not None) and \
-                    move is not None and -MATE_BOUND < value < MATE_BOUND:
-                if verify_until is not None:
-                    deadline = verify_until
-                    if not self.threats.refutes(state, move, stop_check):
-                        break
-                    now = time.perf_counter()
-                    if verify_until - now < 0.1 * (verify_until - t0):
-                        break                   # no time to look for another move
-                    deadline = now + (1 - self.threat_verify) * (verify_until - now)
-                elif not self.threats.refutes(state, move):
-                    break
+            while self.threats is not None and run.node_limit is None and not run.timed and \
+                    move is not None and -MATE_BOUND < value < MATE_BOUND and \
+                    self.threats.refutes(state, move):
                 done.append(run.counters())
                 run = new_run()
                 move, value, pv, stats = self._drive(run, state, max_depth, soft_deadline,
@@ -292,8 +291,10 @@ class Searcher:
         return SearchResult(move, value, list(pv), stats, state=state)
 
     def _drive(self, run: Search, state, max_depth, soft_deadline, on_iteration, t0,
-               root_win=None, allowed=None):
-        """Iterate ``run`` to ``max_depth``: ``(move, value, pv, stats)``."""
+               root_win=None, allowed=None, verify=None):
+        """Iterate ``run`` to ``max_depth``: ``(move, value, pv, stats)``. ``verify(run,
+        move)``, when given, checks each iteration's move; True: it was scored lost, and
+        the iteration runs again."""
         stats = SearchStats()
         if self.tt is not None:
             self.tt.new_search()
@@ -314,7 +315,9 @@ class Searcher:
         best_move, value, pv = None, 0, []
         guess = None
         prev_leaves = prev_ttcuts = -1
-        for d in depths:
+        i = 0
+        while i < len(depths):
+            d = depths[i]
             try:
                 v, move, line = self._iteration(run, d, guess, state)
             except Abort as abort:
@@ -325,6 +328,12 @@ class Searcher:
                         (allowed or state.legal_moves())[0]
                     pv = [best_move]
                 break
+            if verify is not None and -MATE_BOUND < v < MATE_BOUND and verify(run, move):
+                if best_move == move:           # lost now: no fallback to it
+                    best_move, pv = None, []
+                run.root_first = best_move
+                continue                        # the same depth again
+            i += 1
             best_move, value, pv, guess = move, v, line, v
             run.root_first = move
             cnt = run.counters()

@@ -1059,7 +1059,8 @@ class ThreatPart:
         ``TIMED_VERIFY * verify_nodes`` or until ``should_stop(nodes)``, which the search
         asks every 256 nodes) prove the opponent a VCT after it? Then the move is stored as
         lost (in :attr:`root_replies`, which the next core built reads) and the caller
-        searches again; at most ``verify_rounds`` moves per search, each once. Nothing is
+        searches again; at most ``verify_rounds`` moves per search (timed: as many as the
+        time allows), each once. Nothing is
         verified when the pass check proved that the opponent has no VCT at all.
 
         Why: in the games lost to the plain player the opponent's winning VCT after our
@@ -1069,7 +1070,8 @@ class ThreatPart:
         when the pass check found no VCT: a quiet move can make one).
         """
         if (self.pass_clear and not self.quiet_nodes) or not self.verify_nodes or \
-                len(self._verified) >= self.verify_rounds or not hasattr(state, "line_codes"):
+                (len(self._verified) >= self.verify_rounds and should_stop is None) or \
+                not hasattr(state, "line_codes"):
             return False
         fast_push(state)(move)
         try:
