@@ -8,7 +8,11 @@ colours swapped, the threat player against the plain one (:func:`specs`), both o
 openings (:mod:`gameai.games.gomoku_openings`: three stones in the centre, so 52 games);
 ``random`` plays ``--opening-plies`` random moves instead, which throw White's stones
 anywhere and often leave Black a win whoever plays it (the colour-split pairs of the
-pentanomial count show how often).
+pentanomial count show how often). ``balanced`` (:func:`balanced_openings`) plays
+five-stone openings that the *plain* player judges even: why, because in freestyle
+Gomoku most standard openings give Black a win that even the weaker player finds, so a
+pair split by colour measures the opening, not the players; Renju's professional opening
+rules add stones and swaps for the same reason.
 
 Printed per rule: W-D-L, the point score with its Wilson 95% interval (draws half a
 point), the trinomial and pentanomial Elo with their 95% errors, the mean seconds per
@@ -46,6 +50,9 @@ from pathlib import Path
 BASE = "negascout(depth=3,tt=true,history=true,id=true{extra}{backend})"
 THREAT_SWITCHES = ",threats=true,threat_order=true"
 GOAL = 0.90
+#: balanced openings: the plain player's depth-4 value (White to move) at most this far
+#: from 0, in evaluation points (a live three is 1,000 to 3,000 of them)
+BALANCE = 500
 
 
 def specs(args) -> tuple[str, str]:
@@ -64,6 +71,53 @@ def verdict(points: float, games: int) -> str:
     return "shown" if lo >= GOAL else "refuted" if hi < GOAL else "undecided"
 
 
+def balanced_openings(rule: str, count: int, seed: int, backend: str = "python",
+                      limit: int = BALANCE) -> list[tuple[str, ...]]:
+    """``count`` five-stone openings the plain player judges even (module docstring).
+
+    Candidates: the 26 standard openings in turn, then White's stone uniformly at random
+    in the central 7x7 square and Black's in the central 9x9 (the areas of Renju's
+    Taraguchi opening rule), duplicates of a position skipped. One is kept iff
+    ``negascout(depth=4,tt=true,history=true,id=true)`` (the plain player at a fixed
+    depth, so the choice is the same on every machine; a fresh TT per opening) scores it
+    within ``limit`` of 0 for White, and ``vct(depth=15,nodes=20000)`` proves White no
+    win. The judge is the opponent, never the threat player, whose strength is measured.
+    """
+    import random
+
+    import gameai
+    from gameai.games.gomoku_openings import standard_openings
+    b = "" if backend == "python" else f",backend={backend}"
+    judge = gameai.make_searcher(f"negascout(depth=4,tt=true,history=true,id=true{b})")
+    vct = gameai.make_searcher(f"vct(depth=15,nodes=20000{b})")
+    rng = random.Random(f"{seed}/balanced/{rule}")
+    starts = standard_openings()
+    out: list[tuple[str, ...]] = []
+    seen: set[int] = set()
+    tries = 0
+    while len(out) < count:
+        if tries > 200 * count:
+            raise RuntimeError(f"only {len(out)} of {count} balanced openings after {tries} tries")
+        state = gameai.load_game(rule, moves=" ".join(starts[tries % len(starts)]))
+        tries += 1
+        c = state.size // 2
+        for half in (3, 4):
+            near = [m for m in state.legal_moves()
+                    if max(abs(x - c) for x in state.geo.col_row(m)) <= half]
+            state.push(rng.choice(near))
+        if state.key in seen or state.result() is not None:
+            continue
+        seen.add(state.key)
+        judge.new_game()
+        if abs(judge.search(state).value) > limit:
+            continue
+        won = vct.search(state).value
+        if won and won > 0:
+            continue
+        out.append(tuple(state.move_str(m) for m in state.move_stack))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     from gameai.games.gomoku_openings import standard_openings
     from gameai.tournament.runner import TournamentConfig, run_tournament
@@ -77,9 +131,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="opening seeds; with several, a row per seed and then pooled")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--backend", default="python", choices=["python", "compiled"])
-    ap.add_argument("--openings", default="standard", choices=["standard", "random"],
+    ap.add_argument("--openings", default="standard", choices=["standard", "random", "balanced"],
                     help="standard: the 26 Renju openings, each played with both colours "
-                         "(--games defaults to 52); random: --opening-plies random moves")
+                         "(--games defaults to 52); random: --opening-plies random moves; "
+                         "balanced: five-stone openings the plain player judges even "
+                         "(--games defaults to 104)")
+    ap.add_argument("--balance", type=int, default=BALANCE,
+                    help="balanced openings: the judge's largest |value| (default %(default)s)")
     ap.add_argument("--opening-plies", type=int, default=4)
     ap.add_argument("--max-plies", type=int, default=400)
     ap.add_argument("--threat", default=None, help="the threat player's spec (default: %s)"
@@ -92,9 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     threat, plain = specs(args)
     if args.games is None:
-        args.games = 2 * len(standard_openings()) if args.openings == "standard" else 20
-    opening_text = "the 26 standard openings" if args.openings == "standard" else \
-        f"{args.opening_plies}-ply random openings"
+        args.games = {"standard": 2 * len(standard_openings()), "balanced": 104}.get(args.openings, 20)
+    opening_text = {"standard": "the 26 standard openings",
+                    "balanced": f"balanced five-stone openings (|value| <= {args.balance})"}.get(
+        args.openings, f"{args.opening_plies}-ply random openings")
     print(f"threat player: {threat}\nplain player:  {plain}\n{args.games} games per rule and "
           f"seed, {opening_text}, seeds {' '.join(map(str, args.seeds))}, "
           f"{args.jobs} workers\ngoal (score at least {GOAL:.0%}):",
@@ -110,6 +169,19 @@ def main(argv: list[str] | None = None) -> int:
         for rule in args.rules:
             pooled = []
             for k, seed in enumerate(args.seeds):
+                if args.openings == "balanced":     # per rule and seed, kept with the records
+                    root.mkdir(parents=True, exist_ok=True)
+                    book = root / f"balanced_{rule}_seed{seed}.txt"
+                    if not book.exists():
+                        t0 = time.perf_counter()
+                        chosen = balanced_openings(rule, (args.games + 1) // 2, seed,
+                                                   args.backend, args.balance)
+                        book.write_text(f"# {len(chosen)} balanced openings, {rule}, seed {seed}, "
+                                        f"|value| <= {args.balance} (bench_threat_strength."
+                                        f"balanced_openings)\n"
+                                        + "".join(" ".join(o) + "\n" for o in chosen))
+                        print(f"{rule}, seed {seed}: {len(chosen)} balanced openings chosen in "
+                              f"{time.perf_counter() - t0:.0f} s", flush=True)
                 cfg = TournamentConfig(game=rule, players=[threat, plain], games=args.games,
                                        seed=seed, opening_plies=args.opening_plies,
                                        openings_file=str(book) if book else None,

@@ -273,3 +273,26 @@ def test_quiet_refutation_every_reply_loses(compiled):
     # one black stone against one white: no quiet move wins by force
     t = gameai.load_game("gomoku", moves="h8 h9")
     assert ThreatPart(solver=part_solvers(), effort=10).quiet_refutation(t, 200_000) == (0, None)
+
+
+def test_a_timed_check_goes_beyond_the_fixed_budget(compiled):
+    """A game the threat player lost at 2 s a move (standard opening h8 i9 j8): after its
+    i10 White has an 11-ply VCT that takes about 58,000 nodes to prove, beyond the 50,000
+    a depth-limited search's check of its move gets. A timed search's check (given
+    ``should_stop``) may go further and proves it; one stopped at once proves nothing
+    and stores nothing."""
+    from gameai.compiled.threats import part_solvers
+    from gameai.search.threats import ThreatPart
+    g = gameai.load_game("gomoku", moves="h8 i9 j8 k8 h9 k9 g8 k10 k7")
+    i10 = g.parse_move("i10")
+    fixed, timed, stopped = (ThreatPart(solver=part_solvers()) for _ in range(3))
+    for part in (fixed, timed, stopped):
+        part.root(g, lambda n: False)
+        assert not part.pass_clear
+    assert not fixed.refutes(g, i10)
+    assert not stopped.refutes(g, i10, lambda n: True)
+    assert not stopped._by_key
+    assert timed.refutes(g, i10, lambda n: False)
+    g.push(i10)
+    assert timed.reply(g, 1) == 11 and stopped.reply(g, 1) == fixed.reply(g, 1) == 0
+    assert gameai.make_searcher("vct(depth=11,backend=compiled)").search(g).value == MATE - 11

@@ -64,3 +64,24 @@ def test_the_26_standard_openings():
         classes.add(min((g(*offsets(w)), tuple(sorted([(0, 0), g(*offsets(b2))])))
                         for g in _SYMMETRIES))
     assert len(classes) == 26
+
+
+def test_balanced_openings_follow_their_rule():
+    """Each balanced opening is a standard opening plus White's stone in the central 7x7
+    and Black's in the central 9x9; the judge (the plain player at depth 4, rechecked by
+    the Python backend) scores it within the limit for White, and the VCT search finds
+    White no win."""
+    import gameai
+    from gameai.games.gomoku_openings import standard_openings
+    limit = 300
+    chosen = bench.balanced_openings("renju", 2, 5, "compiled", limit)
+    starts = {tuple(o) for o in standard_openings()}
+    assert len(set(chosen)) == 2
+    for o in chosen:
+        assert len(o) == 5 and o[:3] in starts
+        for text, half in ((o[3], 3), (o[4], 4)):
+            assert abs(ord(text[0]) - ord("h")) <= half and abs(int(text[1:]) - 8) <= half
+        g = gameai.load_game("renju", moves=" ".join(o))
+        v = gameai.make_searcher("negascout(depth=4,tt=true,history=true,id=true)").search(g).value
+        assert abs(v) <= limit
+        assert gameai.make_searcher("vct(depth=15,nodes=20000)").search(g).value <= 0

@@ -372,3 +372,43 @@ def test_forced_replies_leave_the_root_moves_a_gui_names(backend):
     r = s.search(g, root_moves=[g.parse_move("h10")])
     assert g.move_str(r.move) == "h10" and r.value <= -MATE_BOUND
     assert g.move_str(s.search(g).move) in {"e8", "i8", "d15", "e15", "d8", "j8"}
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_a_timed_search_checks_each_iteration_move(backend):
+    """With a time limit, each iteration's move gets the longer check (``refutes``, given
+    a stop by time); a refuted move is scored lost in the running core (both backends) and
+    the iteration runs again, so another move is played. ``threat_verify=0`` checks none;
+    a depth-limited search checks its final move without a time stop. (A 9x9 board and
+    one open three, so the slow Python solver's root checks leave the alpha-beta time.)"""
+    if backend == "compiled":
+        pytest.importorskip("numba")
+    g = gameai.load_game("gomoku", size=9, moves="e5 a1 f5 a9 g5")
+    gameai.make_searcher("vct(depth=5)").search(g)   # fill the line-code memo off the clock
+    t = 0.5 if backend == "compiled" else 2.0
+
+    def run(spec):
+        s = gameai.make_searcher(spec + f",backend={backend})")
+        part, calls = s.threats, []
+
+        def refutes(state, move, should_stop=None):   # the first move asked about "loses"
+            calls.append((move, should_stop is not None))
+            if len(calls) > 1:
+                return False
+            state.push(move)
+            part._by_key[state.key] = part._replies[state.key] = 5
+            state.pop()
+            part.root_replies[move] = 5
+            return True
+        part.refutes = refutes
+        return s.search(g), calls
+
+    res, calls = run(f"negascout(time={t},tt=true,id=true,threats=true,threat_order=true")
+    assert calls and all(timed for _m, timed in calls)
+    assert res.move != calls[0][0] and -MATE_BOUND < res.value < MATE_BOUND
+    assert res.stats.iterations and all(r["move"] != calls[0][0] or r["value"] <= -MATE_BOUND
+                                        for r in res.stats.iterations)
+    res, calls = run(f"negascout(time={t},tt=true,id=true,threats=true,threat_verify=0")
+    assert calls == []
+    res, calls = run("negascout(depth=2,tt=true,threats=true")
+    assert calls and not any(timed for _m, timed in calls) and res.move != calls[0][0]
