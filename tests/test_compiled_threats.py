@@ -294,5 +294,29 @@ def test_a_timed_check_goes_beyond_the_fixed_budget(compiled):
     assert not stopped._by_key
     assert timed.refutes(g, i10, lambda n: False)
     g.push(i10)
-    assert timed.reply(g, 1) == 11 and stopped.reply(g, 1) == fixed.reply(g, 1) == 0
+    assert 0 < timed.reply(g, 1) <= 15 and stopped.reply(g, 1) == fixed.reply(g, 1) == 0
     assert gameai.make_searcher("vct(depth=11,backend=compiled)").search(g).value == MATE - 11
+
+
+def test_win_within_asks_the_clock(compiled):
+    """``win_within(..., should_stop)`` asks every 256 nodes, on both solvers at the same
+    nodes; when it says stop, the check gives up (0, ``aborted``) with the position as it
+    was, and with a clock that never stops the same check proves the win."""
+    g = gameai.load_game("gomoku", moves="h8 i9 j8 k8 h9 k9 g8 k10 k7 i10")
+    key = g.key
+    seen = []
+    for sv in both(compiled, vct=True):
+        asked = []
+
+        def stop(n):
+            asked.append(n)
+            return len(asked) == 3
+        assert sv.win_within(g, 15, 1, 200_000, True, stop) == 0 and sv.aborted
+        assert g.key == key and len(asked) == 3 and asked[-1] == sv.nodes
+        # (a quiet threat's VCF adds its nodes at once, so a check can come a little late)
+        assert all(256 <= b - a < 512 for a, b in zip([0] + asked, asked))
+        seen.append(asked)
+    assert seen[0] == seen[1]
+    sv = compiled(vct=True)
+    assert 0 < sv.win_within(g, 15, 1, 200_000, True, lambda n: False) <= 15 and not sv.aborted
+    assert sv.win_within(g, 15, 1, 100, True) == 0 and sv.aborted

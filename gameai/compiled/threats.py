@@ -1055,6 +1055,7 @@ class ThreatSolver:
     def __init__(self, vct: bool = False, tt_size: int = 1 << 20, arena: Arena | None = None) -> None:
         self.vct = vct
         self.tt_size = tt_size
+        self.aborted = False                     # did the last win_within give up?
         if arena is None:
             arena = Arena(tt_size, 2 if vct else 1)
         elif arena.tt_size != tt_size:
@@ -1146,25 +1147,37 @@ class ThreatSolver:
         return 0, [], done
 
     def win_within(self, state, max_plies: int, ply: int = 0, budget: int | None = None,
-                   deepen: bool = False) -> int:
-        """As the Python solver's ``win_within``: win length or 0."""
+                   deepen: bool = False, should_stop: Callable[[int], bool] | None = None) -> int:
+        """As the Python solver's ``win_within``: win length or 0 (:attr:`aborted`)."""
         self._bind(state, max_plies)
         c = self._c
+        self.aborted = False
         limits = range(1 if max_plies % 2 else 2, max_plies + 1, 2) if deepen else (max_plies,)
-        c[POLLING], c[ABORT] = 0, 0
-        if budget is None:
+        c[POLLING], c[ABORT] = int(should_stop is not None), 0
+        nodes = int(c[NODES])
+        stop_at = -1 if budget is None else nodes + budget
+        if should_stop is not None:             # the clock every 256 nodes, and the budget
+            c[EVERY], c[LIMIT], c[STOP_AT] = 256, stop_at, stop_at
+            c[NEXT_CHECK] = nodes + 256 if stop_at < 0 else min(nodes + 256, stop_at)
+            _HOOKS.append(should_stop)
+        elif budget is None:
             c[EVERY], c[LIMIT], c[NEXT_CHECK], c[STOP_AT] = NEVER, -1, NEVER, -1
         else:
-            stop_at = int(c[NODES]) + budget
             c[EVERY], c[LIMIT], c[NEXT_CHECK], c[STOP_AT] = budget, stop_at, stop_at, stop_at
-        for d in limits:
-            n = int(attack(self.G, self._S, np.int64(d), np.int64(ply), np.int64(0)))
-            if c[ABORT]:
-                c[ABORT] = 0
-                return 0
-            if n:
-                return n
-        return 0
+        try:
+            for d in limits:
+                n = int(attack(self.G, self._S, np.int64(d), np.int64(ply), np.int64(0)))
+                if c[ABORT]:
+                    c[ABORT] = 0
+                    self.aborted = True
+                    return 0
+                if n:
+                    return n
+            return 0
+        finally:
+            if should_stop is not None:
+                _HOOKS.pop()
+                c[POLLING] = 0
 
     def _line(self, n: int) -> list[int]:
         end = int(line(self.G, self._S, np.int64(n), np.int64(0)))

@@ -188,9 +188,9 @@ class Searcher:
         given anywhere, iterative deepening goes on until the limit is reached (as an
         engine's ``go nodes``). ``root_moves``: only these
         moves are searched at the root (UCI ``searchmoves``; illegal ones are ignored,
-        none legal is a ``SpecError``). With ``threats`` and a node limit, the root threat
-        search uses at most half of the limit, the root moves' reply checks at most half
-        of the rest, and the alpha-beta search (its horizon VCFs included) what is left.
+        none legal is a ``SpecError``). With ``threats`` and a node or time limit, the root
+        threat search uses at most half of the limit, the root moves' reply checks at most
+        half of the rest, and the alpha-beta search (its horizon VCFs included) what is left.
         With ``threats`` and a time limit, each iteration's move gets a longer check against
         an opponent VCT (:meth:`~gameai.search.threats.ThreatPart.refutes`); a refuted move
         is scored lost and the iteration runs again. The checks together take at most the
@@ -224,15 +224,22 @@ class Searcher:
                 (deadline is not None and time.perf_counter() >= deadline) or \
                 (stop is not None and stop.is_set())
 
+        def stop_by(share: float) -> Callable[[int], bool]:
+            """stop_check, and with a time limit also once ``share`` of it is used."""
+            if deadline is None:
+                return stop_check
+            until = t0 + share * (deadline - t0)
+            return lambda nodes: stop_check(nodes) or time.perf_counter() >= until
+
         root_win = None
         if self.threats is not None:            # threat part: a proven win at the root
-            self.threats.nodes = 0
+            self.threats.nodes = 0              # (at most half the limit, then half the rest)
             if state.result() is None and state.legal_moves():
-                root_win = self.threats.root(state, stop_check, None if node_limit is None
+                root_win = self.threats.root(state, stop_by(0.5), None if node_limit is None
                                              else node_limit // 2, allowed)
                 if not root_win[0]:             # each root move's reply check, before the search
                     self.threats.check_root_moves(
-                        state, allowed or state.legal_moves(), stop_check,
+                        state, allowed or state.legal_moves(), stop_by(0.75),
                         None if node_limit is None else (node_limit - self.threats.nodes) // 2)
                 if node_limit is not None:      # its nodes come out of the search's budget
                     node_limit = max(1, node_limit - self.threats.nodes)

@@ -197,6 +197,7 @@ class ThreatSolver:
         #: VCT only: the VCF prover that finds a quiet move's threat (its own TT: a VCF
         #: failure says nothing about a VCT)
         self.threat_vcf = ThreatSolver(vct=False, tt_size=tt_size) if vct else None
+        self.aborted = False                     # did the last win_within give up?
         self.reset_counters()
 
     def clear(self) -> None:
@@ -714,13 +715,16 @@ class ThreatSolver:
         return 0, [], done
 
     def win_within(self, state, max_plies: int, ply: int = 0, budget: int | None = None,
-                   deepen: bool = False) -> int:
+                   deepen: bool = False, should_stop: Callable[[int], bool] | None = None) -> int:
         """An attack with at most ``max_plies`` plies: win length or 0. For use inside other
-        searches; with ``budget`` it gives up (0) after that many nodes; ``deepen`` tries
-        the limits 1, 3, ... first (short wins cheaply, before a deep search runs out)."""
+        searches; with ``budget`` it gives up (0) after that many nodes, with
+        ``should_stop`` (asked every 256 nodes: a search's clock) when it says so, and
+        :attr:`aborted` tells whether it gave up; ``deepen`` tries the limits 1, 3, ...
+        first (short wins cheaply, before a deep search runs out)."""
         self._bind(state)
+        self.aborted = False
         limits = range(1 if max_plies % 2 else 2, max_plies + 1, 2) if deepen else (max_plies,)
-        if budget is None:
+        if budget is None and should_stop is None:
             self._should_stop = lambda n: False
             self._every, self._limit = 1 << 62, None
             self._next_check = 1 << 62
@@ -729,10 +733,16 @@ class ThreatSolver:
                 if n:
                     return n
             return 0
-        stop_at = self.nodes + budget
-        self._should_stop = lambda n: n >= stop_at
-        self._every, self._limit = budget, stop_at
-        self._next_check = stop_at
+        stop_at = None if budget is None else self.nodes + budget
+        if should_stop is None:
+            self._should_stop = lambda n: n >= stop_at
+            self._every, self._next_check = budget, stop_at
+        else:
+            self._should_stop = should_stop if stop_at is None else \
+                (lambda n: n >= stop_at or should_stop(n))
+            self._every = 256
+            self._next_check = self.nodes + 256 if stop_at is None else min(self.nodes + 256, stop_at)
+        self._limit = stop_at
         base = len(state.move_stack)
         try:
             for d in limits:
@@ -741,6 +751,7 @@ class ThreatSolver:
                     return n
             return 0
         except _Abort:
+            self.aborted = True
             while len(state.move_stack) > base:
                 state.pop()
             return 0
@@ -994,8 +1005,9 @@ class ThreatPart:
             before = sv.nodes
             _pass(state)
             try:                                 # (not found within the budget: as no threat)
-                n = self.opponent_threat = sv.win_within(state, self.vct_depth, 1, left, True)
-                self.pass_clear = not n and sv.nodes - before < left
+                n = self.opponent_threat = sv.win_within(state, self.vct_depth, 1, left, True,
+                                                         should_stop)
+                self.pass_clear = not n and not sv.aborted
                 if n:                            # the root moves that can touch its proof
                     self._touch = sv.proof_points(state)
                     if self._touch is not None:
@@ -1025,17 +1037,18 @@ class ThreatPart:
             push(m)
             try:
                 n = out[m] = self._by_key[state.key] = self.reply(
-                    state, 1, None if left is None else min(left, self.reply_nodes))
+                    state, 1, None if left is None else min(left, self.reply_nodes), should_stop)
             finally:
                 pop()
             used += self.nodes - before
         self.root_replies = out
         return out
 
-    def reply(self, state, ply: int, budget: int | None = None) -> int:
+    def reply(self, state, ply: int, budget: int | None = None,
+              should_stop: Callable[[int], bool] | None = None) -> int:
         """Plies to a proven VCT win for the side to move just after a root move, or 0:
         the root move that allows it loses (the defensive half of threat search). After
-        :meth:`check_root_moves`, the answer it found."""
+        :meth:`check_root_moves`, the answer it found. ``should_stop``: the search's clock."""
         if self.root_replies is not None:
             return self._by_key.get(state.key, 0)
         n = self._replies.get(state.key)
@@ -1049,7 +1062,7 @@ class ThreatPart:
         sv = self.vct
         before = sv.nodes
         n = self._replies[state.key] = sv.win_within(state, self.vct_depth, ply,
-                                                     budget or self.reply_nodes, True)
+                                                     budget or self.reply_nodes, True, should_stop)
         self.nodes += sv.nodes - before
         return n
 
