@@ -277,8 +277,9 @@ def test_quiet_refutation_every_reply_loses(compiled):
 
 def test_a_timed_check_goes_beyond_the_fixed_budget(compiled):
     """A game the threat player lost at 2 s a move (standard opening h8 i9 j8): after its
-    i10 White has an 11-ply VCT that takes about 58,000 nodes to prove, beyond the 50,000
-    a depth-limited search's check of its move gets. A timed search's check (given
+    i10 White has a VCT (15 plies by a fresh ``vct`` search, which takes 54,000 nodes; the
+    check's deepening takes about 58,000), beyond the 50,000 a depth-limited search's
+    check of its move gets. A timed search's check (given
     ``should_stop``) may go further and proves it; one stopped at once proves nothing
     and stores nothing."""
     from gameai.compiled.threats import part_solvers
@@ -295,7 +296,7 @@ def test_a_timed_check_goes_beyond_the_fixed_budget(compiled):
     assert timed.refutes(g, i10, lambda n: False)
     g.push(i10)
     assert 0 < timed.reply(g, 1) <= 15 and stopped.reply(g, 1) == fixed.reply(g, 1) == 0
-    assert gameai.make_searcher("vct(depth=11,backend=compiled)").search(g).value == MATE - 11
+    assert gameai.make_searcher("vct(depth=15,backend=compiled)").search(g).value == MATE - 15
 
 
 def test_win_within_asks_the_clock(compiled):
