@@ -1071,7 +1071,7 @@ class ThreatPart:
         ``verify_nodes``; in a timed search, given ``should_stop``, up to
         ``TIMED_VERIFY * verify_nodes`` or until ``should_stop(nodes)``, which the search
         asks every 256 nodes) prove the opponent a VCT after it? Then the move is stored as
-        lost (in :attr:`root_replies`, which the next core built reads) and the caller
+        lost (in :attr:`root_replies`, which the core reads) and the caller
         searches again; at most ``verify_rounds`` moves per search (timed: as many as the
         time allows), each once. Nothing is
         verified when the pass check proved that the opponent has no VCT at all.
@@ -1103,7 +1103,7 @@ class ThreatPart:
                 n = sv.solve(state, self.vct_depth, should_stop, None, 256,
                              TIMED_VERIFY * self.verify_nodes)[0]
                 self.nodes += sv.nodes
-            if not n and self.quiet_nodes:
+            if not n and self.quiet_nodes and should_stop is None:   # (untimed, as before)
                 n = self.quiet_refutation(state, self.quiet_nodes)[0]
         finally:
             state.pop()
