@@ -375,6 +375,61 @@ def test_forced_replies_leave_the_root_moves_a_gui_names(backend):
 
 
 @pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_a_swindle_searches_on_when_every_move_loses(backend):
+    """``threat_swindle=N``: when every root move's check proves the opponent a VCT, those
+    of at least N plies are searched as if unproven, so the move is the one the search
+    plays with no VCT proven (a stub proves an 11-ply VCT after every root move of a quiet
+    position); the value is still the proven loss. Shorter VCTs stay lost, and without
+    the switch the search plays out the proven loss."""
+    if backend == "compiled":
+        pytest.importorskip("numba")
+    g = gameai.load_game("gomoku", size=9, moves="e5 d4 f5 e4")
+    spec = f"negascout(depth=3,tt=true,history=true,threats=true,threat_order=true,backend={backend}"
+
+    def run(swindle, lost=11):
+        s = gameai.make_searcher(spec + (f",threat_swindle={swindle})" if swindle else ")"))
+        part, real = s.threats, s.threats.reply
+
+        def reply(state, ply, budget=None, should_stop=None):   # before the table: "lost"
+            if part.root_replies is None and lost:
+                return lost
+            return real(state, ply, budget, should_stop)
+        part.reply = reply
+        return s.search(g), part
+
+    free, part = run(0, lost=0)                  # nothing proven: the ordinary search
+    assert -MATE_BOUND < free.value < MATE_BOUND and not part.swindled
+    lost, part = run(0)
+    assert lost.value == -(MATE - 12) and not part.swindled
+    sw, part = run(9)
+    assert sw.move == free.move and sw.pv == free.pv and sw.value == -(MATE - 12)
+    assert set(part.swindled) == set(g.legal_moves()) and set(part.swindled.values()) == {11}
+    short, part = run(13)
+    assert short.value == -(MATE - 12) and not part.swindled
+
+
+def test_a_swindle_keeps_the_last_move_a_longer_check_refutes():
+    """The longer check of a chosen move (``refutes``) leaves it searchable when every
+    other root move is lost already and its VCT is at least ``swindle`` plies; otherwise
+    it is scored lost as before. (The solver is stubbed to prove an 11-ply VCT.)"""
+    from gameai.search.threats import ThreatPart
+    g = gameai.load_game("gomoku", size=9, moves="e5 d4 f5 e4")
+    a, b = g.legal_moves()[:2]
+
+    def part(swindle, replies):
+        p = ThreatPart(swindle=swindle)
+        p.root_replies, p._root_count, p.pass_clear = dict(replies), 2, False
+        p.vct.win_within = lambda *args, **kw: 11
+        return p
+    p = part(9, {a: 11, b: 0})
+    assert not p.refutes(g, b) and p.swindled == {b: 11} and p.root_replies[b] == 0
+    p = part(13, {a: 11, b: 0})
+    assert p.refutes(g, b) and not p.swindled and p.root_replies[b] == 11
+    p = part(9, {a: 0, b: 0})
+    assert p.refutes(g, b) and not p.swindled and p.root_replies[b] == 11
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
 def test_a_timed_search_checks_each_iteration_move(backend):
     """With a time limit, each iteration's move gets the longer check (``refutes``, given
     a stop by time); a refuted move is scored lost in the running core (both backends) and

@@ -57,8 +57,9 @@ class Searcher:
     ``threat_effort`` (multiplies the threat checks' node budgets), ``threat_horizon_vct``
     (plies of a VCT at the horizon after the VCF; 0: none), ``threat_horizon_nodes`` (that
     VCT's node budget per horizon node, deepening 1, 3, 5, ... plies; 0: no budget),
-    ``threat_quiet`` (the move chosen is also checked against a quiet opponent move that
-    leaves every defence a VCT, :meth:`~gameai.search.threats.ThreatPart.quiet_refutation`),
+    ``threat_swindle`` (plies: when every root move allows a proven VCT, the moves whose
+    VCT is at least this long are searched as if unproven; 0: off), ``threat_quiet`` (the
+    move chosen is also checked against a quiet opponent move that leaves every defence a VCT, :meth:`~gameai.search.threats.ThreatPart.quiet_refutation`),
     ``threat_verify`` (in a timed search, the share of the time that checks of each
     iteration's move against an opponent VCT may use, see :meth:`search`; 0: none),
     ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`) and
@@ -89,6 +90,7 @@ class Searcher:
                  threat_horizon_nodes: Annotated[int, Range(0, 10 ** 9)] = 0,
                  threat_quiet: bool = False,
                  threat_verify: Annotated[float, Range(0, 1)] = 0.3,
+                 threat_swindle: Annotated[int, Range(0, 31)] = 0,
                  nullmove: bool = False, lmr: bool = False,
                  check_ext: bool = False, evasions: bool = False, mvv_lva: bool = False,
                  mate_distance: bool = False, repetition: bool = False,
@@ -123,7 +125,8 @@ class Searcher:
             self.threats = ThreatPart(threat_depth, threat_vct_depth, solver=solver,
                                       effort=threat_effort, horizon_vct=threat_horizon_vct,
                                       horizon_nodes=threat_horizon_nodes,
-                                      quiet_nodes=QUIET_NODES if threat_quiet else 0)
+                                      quiet_nodes=QUIET_NODES if threat_quiet else 0,
+                                      swindle=threat_swindle)
         if self.backend == "compiled":
             from ..compiled.search import memories
             self.tt, self.history, self.killers = memories(
@@ -195,6 +198,9 @@ class Searcher:
         an opponent VCT (:meth:`~gameai.search.threats.ThreatPart.refutes`); a refuted move
         is scored lost and the iteration runs again. The checks together take at most the
         share ``threat_verify`` of the time; a depth-limited search checks its final move.
+        With ``threat_swindle=N``, when every root move allows a proven VCT, the search
+        chooses among those whose VCT is at least N plies as if none were proven (a
+        weaker opponent may not find it); the value returned is still the proven loss.
         """
         lim = Limits.coerce(limits)
         node_limit = lim.nodes if lim.nodes is not None else self.nodes
@@ -291,6 +297,9 @@ class Searcher:
             for c in done:
                 for k, v in c.items():
                     setattr(stats, k, max(stats.seldepth, v) if k == "seldepth" else getattr(stats, k) + v)
+            if self.threats is not None and move in self.threats.swindled:
+                # (threat_swindle) the value is the proven loss, not the search's score
+                value = -(MATE - 1 - self.threats.swindled[move])
         finally:
             if self.clock is not None:
                 self.clock.charge(time.perf_counter() - t0)

@@ -914,6 +914,12 @@ class ThreatPart:
       pass check finished without a VCT: a longer check of that move (:meth:`refutes`,
       ``verify_nodes``); if it proves the opponent a VCT, the move is scored lost and the
       search runs again (at most ``verify_rounds`` moves per search);
+    * with ``swindle=N``: when every root move allows a proven VCT (by the checks above),
+      those whose VCT is at least N plies long are searched as if unproven, so the
+      alpha-beta search picks among them with its evaluation (the search still reports
+      the proven loss). The opponent that cannot see a long VCT may miss it; playing the
+      move that puts the loss furthest off mostly spends our own fours and hands it an
+      easier win;
     * at the horizon, before the static evaluation: a VCF of up to ``depth`` plies for
       the side to move; a proven win is scored ``MATE - (ply + its plies)``, so the
       alpha-beta tree sees wins (and, one ply up, losses) beyond its nominal depth.
@@ -936,7 +942,7 @@ class ThreatPart:
                  horizon_vct: int = 0, reply_nodes: int = 6_000, pass_nodes: int = 4_000,
                  verify_nodes: int = 50_000, verify_rounds: int = 4,
                  solver: Callable[..., Any] | None = None, effort: int = 1,
-                 horizon_nodes: int = 0, quiet_nodes: int = 0) -> None:
+                 horizon_nodes: int = 0, quiet_nodes: int = 0, swindle: int = 0) -> None:
         self.depth, self.vct_depth = depth, vct_depth
         #: ``effort`` multiplies every node budget (a faster solver affords more)
         self.root_nodes, self.reply_nodes, self.pass_nodes = \
@@ -944,6 +950,12 @@ class ThreatPart:
         self.verify_nodes, self.verify_rounds = effort * verify_nodes, verify_rounds
         #: :meth:`quiet_refutation`'s node budget per checked move (0: no such check)
         self.quiet_nodes = effort * quiet_nodes
+        #: when every root move allows a proven VCT, those whose VCT is at least this many
+        #: plies long are searched as if unproven (0: never; see :meth:`check_root_moves`)
+        self.swindle = swindle
+        #: set by :meth:`check_root_moves`: root move -> plies of the VCT it allows, for the
+        #: moves a swindle left to the search (empty when none)
+        self.swindled: dict[Any, int] = {}
         solver = solver or ThreatSolver         # or the compiled one (solver_class)
         self.vcf = solver(vct=False)
         self.vct = solver(vct=True)
@@ -964,6 +976,7 @@ class ThreatPart:
         #: by check_root_moves: root move -> plies of the VCT it allows (0: none or unchecked)
         self.root_replies: dict[Any, int] | None = None
         self._by_key: dict[int, int] = {}
+        self._root_count = 0                    # root moves check_root_moves was given
 
     def new_game(self) -> None:
         self.vcf.clear()
@@ -985,6 +998,7 @@ class ThreatPart:
         self._verified.clear()
         self._touch = None
         self.root_replies = None
+        self.swindled = {}
         if not hasattr(state, "line_codes"):
             return 0, []
         budget = self.root_nodes if node_limit is None else min(self.root_nodes, node_limit)
@@ -1025,7 +1039,10 @@ class ThreatPart:
         ``budget`` the checks together visit at most that many nodes; when it or the time
         (``should_stop(0)``) runs out, the remaining moves count as unchecked (0)."""
         out: dict = {}
+        keys: dict = {}
         self._by_key = {}
+        self.swindled = {}
+        self._root_count = len(moves)
         self.root_replies = None                # reply() searches until the table is done
         push, pop = fast_push(state), state.pop
         used = 0
@@ -1036,11 +1053,21 @@ class ThreatPart:
             before = self.nodes
             push(m)
             try:
+                keys[m] = state.key
                 n = out[m] = self._by_key[state.key] = self.reply(
                     state, 1, None if left is None else min(left, self.reply_nodes), should_stop)
             finally:
                 pop()
             used += self.nodes - before
+        if self.swindle and moves and len(out) == len(moves) and all(out.values()):
+            # every move loses against best play. Why search on: an opponent that cannot see
+            # a long VCT often misses it (the plain player's values stayed ordinary for
+            # several moves after ours proved it a win), and playing the move that puts the
+            # loss furthest off does not hide it. Kept lost: the moves whose VCT is short.
+            for m, n in out.items():
+                if n >= self.swindle:
+                    self.swindled[m] = n
+                    out[m] = self._by_key[keys[m]] = 0
         self.root_replies = out
         return out
 
@@ -1107,6 +1134,11 @@ class ThreatPart:
                 n = self.quiet_refutation(state, self.quiet_nodes)[0]
         finally:
             state.pop()
+        if n and self.swindle and n >= self.swindle and self.root_replies is not None and \
+                len(self.root_replies) == self._root_count and \
+                all(v for m, v in self.root_replies.items() if m != move):
+            self.swindled[move] = n              # the last root move not proven lost: it
+            return False                         # stays searchable (threat_swindle)
         if n:
             self._replies[k] = self._by_key[k] = n
             if self.root_replies is not None:
