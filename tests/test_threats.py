@@ -408,24 +408,35 @@ def test_a_swindle_searches_on_when_every_move_loses(backend):
     assert short.value == -(MATE - 12) and not part.swindled
 
 
-def test_a_swindle_keeps_the_last_move_a_longer_check_refutes():
-    """The longer check of a chosen move (``refutes``) leaves it searchable when every
-    other root move is lost already and its VCT is at least ``swindle`` plies; otherwise
-    it is scored lost as before. (The solver is stubbed to prove an 11-ply VCT.)"""
+def test_a_swindle_releases_every_long_loss_when_a_longer_check_refutes_the_last_move():
+    """When the longer check of a chosen move (``refutes``) proves the last root move not
+    yet lost lost too, the moves whose VCT is at least ``swindle`` plies are released
+    (searched as if unproven; the caller tells a running core) and the move is not
+    reported refuted; otherwise it is scored lost as before. (The solver is stubbed to
+    prove an 11-ply VCT; ``a`` was lost to a 13-ply one, ``c`` to a 5-ply one.)"""
     from gameai.search.threats import ThreatPart
     g = gameai.load_game("gomoku", size=9, moves="e5 d4 f5 e4")
-    a, b = g.legal_moves()[:2]
+    a, b, c = g.legal_moves()[:3]
+    keys = {}
+    for m in (a, b, c):
+        g.push(m)
+        keys[m] = g.key
+        g.pop()
 
     def part(swindle, replies):
         p = ThreatPart(swindle=swindle)
-        p.root_replies, p._root_count, p.pass_clear = dict(replies), 2, False
+        p.root_replies, p._root_count, p._root_keys = dict(replies), 3, keys
+        p._by_key = {keys[m]: n for m, n in replies.items()}
+        p.pass_clear = False
         p.vct.win_within = lambda *args, **kw: 11
         return p
-    p = part(9, {a: 11, b: 0})
-    assert not p.refutes(g, b) and p.swindled == {b: 11} and p.root_replies[b] == 0
-    p = part(13, {a: 11, b: 0})
-    assert p.refutes(g, b) and not p.swindled and p.root_replies[b] == 11
-    p = part(9, {a: 0, b: 0})
+    p = part(9, {a: 13, b: 0, c: 5})
+    assert not p.refutes(g, b) and p.swindled == {a: 13, b: 11}
+    assert sorted(p.released) == sorted([a, b]) and p.root_replies == {a: 0, b: 0, c: 5}
+    assert p._by_key[keys[a]] == p._by_key[keys[b]] == 0 and p._by_key[keys[c]] == 5
+    p = part(15, {a: 13, b: 0, c: 5})           # every VCT too short: all stay lost
+    assert p.refutes(g, b) and p.root_replies == {a: 13, b: 11, c: 5} and not p.released
+    p = part(9, {a: 13, b: 0, c: 0})            # c is not lost: nothing to release
     assert p.refutes(g, b) and not p.swindled and p.root_replies[b] == 11
 
 

@@ -286,10 +286,13 @@ class CompiledSearch:
 
     def root_lost(self, move, plies: int) -> None:
         """Root ``move`` allows an opponent VCT of ``plies`` plies: the core scores it lost
-        from its next visit of the root on (the table is rewritten in place)."""
+        from its next visit of the root on (the table is rewritten in place); 0: no longer
+        lost (``threat_swindle``)."""
         r0, k = int(self.c[template.REPLIES]), int(self.c[template.N_REPLIES])
         old = dict(zip(self.c[r0:r0 + k].tolist(), self.c[r0 + k:r0 + 2 * k].tolist()))
         old[move] = plies
+        if not plies:
+            del old[move]
         checked = sorted(old.items())
         if r0 + 2 * len(checked) > len(self.c):
             raise RuntimeError("no room for another root move's reply check")

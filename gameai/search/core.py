@@ -79,8 +79,9 @@ class Search:
         self._bump("researches")
 
     def root_lost(self, move, plies: int) -> None:
-        """Root ``move`` was proven to allow an opponent VCT of ``plies`` plies: nothing
-        to do here, the core reads the threat part's table (``reply``) at every visit."""
+        """Root ``move`` was proven to allow an opponent VCT of ``plies`` plies (0: no
+        longer counted, ``threat_swindle``): nothing to do here, the core reads the threat
+        part's table (``reply``) at every visit."""
 
 
 def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:

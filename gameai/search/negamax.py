@@ -276,7 +276,10 @@ class Searcher:
                 left[0] -= time.perf_counter() - start
                 if refuted:                     # the running core scores it lost from now on
                     run.root_lost(move, self.threats.root_replies[move])
-                return refuted
+                for m in self.threats.released:  # threat_swindle: searchable again
+                    run.root_lost(m, 0)
+                released, self.threats.released = self.threats.released, []
+                return refuted or bool(released)
         run = new_run()
         try:
             move, value, pv, stats = self._drive(run, state, max_depth, soft_deadline,
@@ -288,7 +291,8 @@ class Searcher:
             done = []
             while self.threats is not None and run.node_limit is None and not run.timed and \
                     move is not None and -MATE_BOUND < value < MATE_BOUND and \
-                    self.threats.refutes(state, move):
+                    (self.threats.refutes(state, move) or self.threats.released):
+                self.threats.released = []       # (threat_swindle: the new core reads them)
                 done.append(run.counters())
                 run = new_run()
                 move, value, pv, stats = self._drive(run, state, max_depth, soft_deadline,

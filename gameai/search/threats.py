@@ -977,6 +977,10 @@ class ThreatPart:
         self.root_replies: dict[Any, int] | None = None
         self._by_key: dict[int, int] = {}
         self._root_count = 0                    # root moves check_root_moves was given
+        self._root_keys: dict = {}              # and their positions' keys
+        #: moves :meth:`refutes` released by a swindle (all root moves lost): the caller
+        #: tells a running core (``root_lost(move, 0)``) and empties the list
+        self.released: list = []
 
     def new_game(self) -> None:
         self.vcf.clear()
@@ -998,7 +1002,7 @@ class ThreatPart:
         self._verified.clear()
         self._touch = None
         self.root_replies = None
-        self.swindled = {}
+        self.swindled, self.released = {}, []
         if not hasattr(state, "line_codes"):
             return 0, []
         budget = self.root_nodes if node_limit is None else min(self.root_nodes, node_limit)
@@ -1041,7 +1045,7 @@ class ThreatPart:
         out: dict = {}
         keys: dict = {}
         self._by_key = {}
-        self.swindled = {}
+        self.swindled, self.released = {}, []
         self._root_count = len(moves)
         self.root_replies = None                # reply() searches until the table is done
         push, pop = fast_push(state), state.pop
@@ -1059,16 +1063,28 @@ class ThreatPart:
             finally:
                 pop()
             used += self.nodes - before
-        if self.swindle and moves and len(out) == len(moves) and all(out.values()):
-            # every move loses against best play. Why search on: an opponent that cannot see
-            # a long VCT often misses it (the plain player's values stayed ordinary for
-            # several moves after ours proved it a win), and playing the move that puts the
-            # loss furthest off does not hide it. Kept lost: the moves whose VCT is short.
-            for m, n in out.items():
-                if n >= self.swindle:
-                    self.swindled[m] = n
-                    out[m] = self._by_key[keys[m]] = 0
+        self._root_keys = keys
+        self._swindle(out)
         self.root_replies = out
+        return out
+
+    def _swindle(self, table: dict) -> list:
+        """``swindle``: when ``table`` (root move -> plies of the VCT it allows) holds every
+        root move and all are lost, those whose VCT is at least ``swindle`` plies are set to
+        0 (searched as if unproven) and kept in :attr:`swindled`; returns them.
+
+        Why search on: an opponent that cannot see a long VCT often misses it (in the games
+        lost to the plain player its values stayed ordinary for several moves after ours had
+        proved it a win), while the move that puts the loss furthest off, found by a search
+        that knows every move loses, mostly spends our own fours. Kept lost: the short VCTs.
+        """
+        if not self.swindle or not table or len(table) != self._root_count or \
+                not all(table.values()):
+            return []
+        out = [m for m, n in table.items() if n >= self.swindle]
+        for m in out:
+            self.swindled[m] = table[m]
+            table[m] = self._by_key[self._root_keys[m]] = 0
         return out
 
     def reply(self, state, ply: int, budget: int | None = None,
@@ -1134,16 +1150,12 @@ class ThreatPart:
                 n = self.quiet_refutation(state, self.quiet_nodes)[0]
         finally:
             state.pop()
-        if n and self.swindle and n >= self.swindle and self.root_replies is not None and \
-                len(self.root_replies) == self._root_count and \
-                all(v for m, v in self.root_replies.items() if m != move):
-            self.swindled[move] = n              # the last root move not proven lost: it
-            return False                         # stays searchable (threat_swindle)
         if n:
             self._replies[k] = self._by_key[k] = n
             if self.root_replies is not None:
                 self.root_replies[move] = n
-        return bool(n)
+                self.released += self._swindle(self.root_replies)   # it was the last one
+        return bool(n) and move not in self.swindled
 
     def quiet_refutation(self, state, budget: int) -> tuple[int, Any]:
         """After a root move of ours (the opponent to move): a quiet opponent move after
