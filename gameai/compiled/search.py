@@ -290,9 +290,10 @@ class CompiledSearch:
         lost (``threat_swindle``)."""
         r0, k = int(self.c[template.REPLIES]), int(self.c[template.N_REPLIES])
         old = dict(zip(self.c[r0:r0 + k].tolist(), self.c[r0 + k:r0 + 2 * k].tolist()))
-        old[move] = plies
-        if not plies:
-            del old[move]
+        if plies:
+            old[move] = plies
+        else:
+            old.pop(move, None)
         checked = sorted(old.items())
         if r0 + 2 * len(checked) > len(self.c):
             raise RuntimeError("no room for another root move's reply check")

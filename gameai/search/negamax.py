@@ -59,7 +59,8 @@ class Searcher:
     VCT's node budget per horizon node, deepening 1, 3, 5, ... plies; 0: no budget),
     ``threat_swindle`` (plies: when every root move allows a proven VCT, the moves whose
     VCT is at least this long are searched as if unproven; 0: off), ``threat_quiet`` (the
-    move chosen is also checked against a quiet opponent move that leaves every defence a VCT, :meth:`~gameai.search.threats.ThreatPart.quiet_refutation`),
+    move chosen is also checked against a quiet opponent move that leaves every defence a
+    VCT, :meth:`~gameai.search.threats.ThreatPart.quiet_refutation`),
     ``threat_verify`` (in a timed search, the share of the time that checks of each
     iteration's move against an opponent VCT may use, see :meth:`search`; 0: none),
     ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`) and
@@ -276,9 +277,9 @@ class Searcher:
                 left[0] -= time.perf_counter() - start
                 if refuted:                     # the running core scores it lost from now on
                     run.root_lost(move, self.threats.root_replies[move])
-                for m in self.threats.released:  # threat_swindle: searchable again
-                    run.root_lost(m, 0)
                 released, self.threats.released = self.threats.released, []
+                for m in released:              # threat_swindle: searchable again
+                    run.root_lost(m, 0)
                 return refuted or bool(released)
         run = new_run()
         try:

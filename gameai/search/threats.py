@@ -953,8 +953,8 @@ class ThreatPart:
         #: when every root move allows a proven VCT, those whose VCT is at least this many
         #: plies long are searched as if unproven (0: never; see :meth:`check_root_moves`)
         self.swindle = swindle
-        #: set by :meth:`check_root_moves`: root move -> plies of the VCT it allows, for the
-        #: moves a swindle left to the search (empty when none)
+        #: set by :meth:`check_root_moves` and :meth:`refutes`: root move -> plies of the VCT
+        #: it allows, for the moves a swindle left to the search (empty when none)
         self.swindled: dict[Any, int] = {}
         solver = solver or ThreatSolver         # or the compiled one (solver_class)
         self.vcf = solver(vct=False)
