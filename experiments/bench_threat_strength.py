@@ -257,6 +257,7 @@ def final_threat_line(rule: str, opening: str, played: list[str], winner: int, d
     VCT: ``(ply, plies of that win, "VCF"|"VCT")``; the last move's ply and ``"five"``
     when even that is not proven."""
     import gameai
+    from gameai.search import mate_in
     state = gameai.load_game(rule, moves=opening)
     base = len(state.move_stack)
     for text in played:
@@ -272,8 +273,8 @@ def final_threat_line(rule: str, opening: str, played: list[str], winner: int, d
         ply = len(state.move_stack)
         for kind, sr in searchers:
             r = sr.search(state)
-            if r.move is not None:
-                best = (ply, len(r.pv), kind)
+            if r.move is not None:              # its length from the value: the line stops
+                best = (ply, mate_in(r.value), kind)     # where no defence is legal
                 break
         else:
             break
