@@ -359,8 +359,10 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
     if n1 == n0:                        # not over, but nothing to play: a horizon
         c[LEAVES] += 1
         return game.evaluate(G, E)
+    marked = False                      # the threat facts are in T's scratch already
     if HAS_THREATS and c[THREAT_FORCED] and (ply or not c[RESTRICT]):
         n1 = _threat_forced(G, T, buf, n0, n1)     # only the replies the threats force
+        marked = True
     c[INTERIOR] += 1
     if ply >= c[SELDEPTH]:
         c[SELDEPTH] = ply + 1
@@ -372,7 +374,7 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
                 buf[sc + j] = hist[game.history_key(G, buf[j], wp)]
             _sort_desc(buf, sc, n0, n1)
         if HAS_THREATS and c[THREAT_ORDER]:  # threats first, history breaks ties (stable)
-            _threat_order(G, T, buf, sc, n0, n1)
+            _threat_order(G, T, buf, sc, n0, n1, marked)
             _sort_desc(buf, sc, n0, n1)
         if c[KILLERS]:
             for s in (1, 0):

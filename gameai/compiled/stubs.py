@@ -52,7 +52,7 @@ def threat_horizon(G, T, ply):
 
 
 @jit
-def threat_order(G, T, buf, sc, n0, n1):
+def threat_order(G, T, buf, sc, n0, n1, marked):
     pass
 
 

@@ -870,13 +870,18 @@ _W_OPP = (1 << 19, 1 << 9, 1 << 15, 1 << 7)
 F_OWN5, F_OPP5, F_FOUR, F_THREE = 1, 2, 4, 8
 _F_OWN = (F_OWN5, F_FOUR, 0, 0)
 _F_OPP = (F_OPP5, F_FOUR, F_THREE, 0)
+#: a cell's scratch word: the ordering weights' sum below this bit (at most 4 lines x 2
+#: colours x 4 kinds x 2**20 < 2**26), the forced marks (or-ed) from it up
+MARK_SHIFT = 40
+_LOW = (1 << MARK_SHIFT) - 1
 
 
 @jit
-def _mark_facts(G, T, own, opp, add):
-    """Every threat fact's point gets the weight of its kind and colour (``own`` for the
-    side to move, ``opp`` for the other) in the arena's per-cell scratch (``T[A_SCORE]``):
-    summed when ``add``, else or-ed. Returns the or of every weight given out."""
+def _mark_facts(G, T):
+    """One scan of the lines for both threat switches: every threat fact's point gets, in
+    the arena's per-cell scratch (``T[A_SCORE]``), its ordering weight added (the
+    ``threat_scores`` sum, low bits) and its forced mark or-ed in (from ``MARK_SHIFT``
+    up). Returns the or of every forced mark given out."""
     g = G[0]
     me = g[H + NPLACED] & 1
     so, mo, ml, li = T[A_SCORE], T[A_MEMO], T[A_MEMO_LEN], T[A_LINES]
@@ -894,37 +899,45 @@ def _mark_facts(G, T, own, opp, add):
         for colour in range(2):
             w1, w2 = memo[s + 1 + 2 * colour], memo[s + 2 + 2 * colour]
             for kind in range(4):
-                w = own[kind] if colour == me else opp[kind]
+                if colour == me:
+                    w, f = _W_OWN[kind], _F_OWN[kind]
+                else:
+                    w, f = _W_OPP[kind], _F_OPP[kind]
                 mask = mask_of(w1, w2, colour, kind)
                 if mask:
-                    seen |= w
+                    seen |= f
+                f <<= MARK_SHIFT
                 while mask:
                     x = so + st + trailing_zeros(mask) * dd
-                    T[x] = T[x] + w if add else T[x] | w
+                    T[x] = (T[x] + w) | f
                     mask &= mask - 1
     return seen
 
 
 @jit
-def threat_order(G, T, buf, sc, n0, n1):
+def threat_order(G, T, buf, sc, n0, n1, marked):
     """``threat_scores`` of the moves ``buf[n0:n1]`` into ``buf[sc + j]`` (the core sorts
-    them, stable and descending, as ``order_by_threat`` does)."""
-    _mark_facts(G, T, _W_OWN, _W_OPP, True)
+    them, stable and descending, as ``order_by_threat`` does). ``marked``: this node's
+    :func:`threat_forced` has just scanned the lines, so the scratch is read as it is."""
+    if not marked:
+        _mark_facts(G, T)
     so = T[A_SCORE]
     for j in range(n0, n1):
-        buf[sc + j] = T[so + buf[j]]
+        buf[sc + j] = T[so + buf[j]] & _LOW
 
 
 @jit
 def threat_forced(G, T, buf, n0, n1):
     """``forced_replies``: keep (in order) only the moves ``buf[n0:n1]`` the threats
-    force and return the new end; all of them when none is kept."""
-    seen = _mark_facts(G, T, _F_OWN, _F_OPP, False)
+    force and return the new end; all of them when none is kept. Leaves the scan in the
+    scratch for :func:`threat_order` at the same node."""
+    seen = _mark_facts(G, T)
     want = F_OWN5 if seen & F_OWN5 else F_OPP5 if seen & F_OPP5 else \
         F_FOUR if seen & F_THREE else 0
     if not want:
         return n1
     so = T[A_SCORE]
+    want <<= MARK_SHIFT
     k = n0
     for j in range(n0, n1):
         if T[so + buf[j]] & want:
