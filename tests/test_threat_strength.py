@@ -20,7 +20,6 @@ def test_final_threat_line_finds_where_the_fours_began():
     assert bench.final_threat_line("gomoku", opening, played, 0, 1, 5.0)[1:] == (1, "VCF")
 
 
-
 def test_final_threat_line_counts_a_win_whose_line_stops_at_a_forbidden_block():
     # Renju: White's g7 makes the four d4-e5-f6-g7 (c3 is Black's), whose only five-point
     # h8 is a double-three point for Black (f8 g8 and h6 h7). Black has no legal block, so
@@ -28,6 +27,7 @@ def test_final_threat_line_counts_a_win_whose_line_stops_at_a_forbidden_block():
     opening = "c3 d4 f8 e5 g8 f6 h6 a15 h7"
     played = ["g7", "a1", "h8"]
     assert bench.final_threat_line("renju", opening, played, 1, 5, 5.0) == (9, 3, "VCF")
+
 
 def test_tiny_match_reports_its_records(tmp_path, capsys):
     argv = ["--rules", "gomoku", "--games", "2", "--jobs", "1", "--out", str(tmp_path),
