@@ -29,6 +29,12 @@ SWITCHES = ("nullmove", "lmr", "check_ext", "evasions", "mvv_lva", "mate_distanc
 DEFAULT_DEPTH = 4    #: nominal depth when neither the spec nor the limits give one
 MAX_DEPTH = 256      #: deepest nominal search (spec.Depth; Python recursion stays far from its limit)
 MAX_QDEPTH = 64      #: deepest quiescence extension
+#: a timed search's check of one move (``threat_verify``) may use this share of the check
+#: time still left, so a long check of one iteration's move leaves time for the next ones
+VERIFY_SLICE = 0.5
+#: the share of ``threat_verify``'s time held back for the check of the move about to be
+#: played, after the alpha-beta search (which stops that much earlier)
+FINAL_SHARE = 0.5
 
 
 def allowed_root_moves(state, root_moves) -> list | None:
@@ -226,9 +232,13 @@ class Searcher:
         deadline = t0 + time_limit if time_limit else None
         soft_deadline = t0 + soft_time if soft_time else None
 
+        # the alpha-beta search's own deadline: earlier than ``deadline`` when the threat
+        # part holds time back for the check of the move about to be played (below)
+        ab_deadline = [deadline]
+
         def stop_check(nodes: int) -> bool:
             return (node_limit is not None and nodes >= node_limit) or \
-                (deadline is not None and time.perf_counter() >= deadline) or \
+                (ab_deadline[0] is not None and time.perf_counter() >= ab_deadline[0]) or \
                 (stop is not None and stop.is_set())
 
         def stop_by(share: float) -> Callable[[int], bool]:
@@ -267,11 +277,15 @@ class Searcher:
         if self.threats is not None and deadline is not None and node_limit is None and \
                 self.threat_verify and root_win is not None and not root_win[0] and \
                 not self.threats.pass_clear:    # (else no move of ours allows a VCT)
-            left = [self.threat_verify * time_limit]   # seconds the checks may still use
+            # seconds the checks may still use: the iterations' moves get part of the
+            # share, the move about to be played the rest (the alpha-beta stops early)
+            reserve = FINAL_SHARE * self.threat_verify * time_limit
+            left = [self.threat_verify * time_limit - reserve]
+            ab_deadline[0] = deadline - reserve
 
-            def verify(run, move) -> bool:
+            def verify(run, move, final: bool = False) -> bool:
                 start = time.perf_counter()
-                until = min(deadline, start + left[0])
+                until = deadline if final else min(deadline, start + VERIFY_SLICE * left[0])
                 refuted = self.threats.refutes(
                     state, move, lambda n: time.perf_counter() >= until or stop_check(n))
                 left[0] -= time.perf_counter() - start
@@ -290,6 +304,18 @@ class Searcher:
             # the opponent has a VCT after it, it is scored lost and a new core (which reads
             # the root moves' checks when built) searches again; the counters add up
             done = []
+            # threat part, timed searches: the move about to be played is checked with the
+            # time held back for it; if the opponent has a VCT after it, it is scored lost
+            # and the search goes on with the rest of the time (the checks go on too)
+            while verify is not None and move is not None and -MATE_BOUND < value < MATE_BOUND:
+                ab_deadline[0] = deadline
+                if stop_check(0) or not verify(run, move, final=True):
+                    break
+                before = stats.iterations       # (the same core: its counters add up)
+                move, value, pv, stats = self._drive(run, state, max_depth, soft_deadline,
+                                                     on_iteration or self.on_iteration, t0,
+                                                     root_win, allowed, verify, again=True)
+                stats.iterations[:0] = before
             while self.threats is not None and run.node_limit is None and not run.timed and \
                     move is not None and -MATE_BOUND < value < MATE_BOUND and \
                     (self.threats.refutes(state, move) or self.threats.released):
@@ -312,14 +338,14 @@ class Searcher:
         return SearchResult(move, value, list(pv), stats, state=state)
 
     def _drive(self, run: Search, state, max_depth, soft_deadline, on_iteration, t0,
-               root_win=None, allowed=None, verify=None):
+               root_win=None, allowed=None, verify=None, again=False):
         """Iterate ``run`` to ``max_depth``: ``(move, value, pv, stats)``. ``verify(run,
         move)``, when given, checks each iteration's move; True: it was scored lost, and
-        the iteration runs again."""
+        the iteration runs again. ``again``: the same search goes on (its tables are kept)."""
         stats = SearchStats()
-        if self.tt is not None:
+        if self.tt is not None and not again:
             self.tt.new_search()
-        if self.history is not None:
+        if self.history is not None and not again:
             self.history.new_decision()
         if state.result() is not None or not state.legal_moves():
             run.add_root()

@@ -1143,9 +1143,12 @@ class ThreatPart:
                 self.nodes += sv.nodes - before
             elif not self.pass_clear:            # timed: the time left decides, within a cap
                 sv.reset_counters()
-                n = sv.solve(state, self.vct_depth, should_stop, None, 256,
-                             TIMED_VERIFY * self.verify_nodes)[0]
+                n, _line, done = sv.solve(state, self.vct_depth, should_stop, None, 256,
+                                          TIMED_VERIFY * self.verify_nodes)
                 self.nodes += sv.nodes
+                if not n and done < self.vct_depth - 1:
+                    self._verified.discard(k)    # unfinished: a later check goes on (its
+                                                 # table keeps what this one proved)
             if not n and self.quiet_nodes and should_stop is None:   # (untimed, as before)
                 n = self.quiet_refutation(state, self.quiet_nodes)[0]
         finally:
