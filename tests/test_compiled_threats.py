@@ -321,3 +321,23 @@ def test_win_within_asks_the_clock(compiled):
     sv = compiled(vct=True)
     assert 0 < sv.win_within(g, 15, 1, 200_000, True, lambda n: False) <= 15 and not sv.aborted
     assert sv.win_within(g, 15, 1, 100, True) == 0 and sv.aborted
+
+
+def test_an_unfinished_timed_check_is_continued_not_passed(compiled):
+    """The position of the test above: a timed check of i10 stopped at once proves nothing,
+    and the move is not taken as checked: the next check (with time) goes on and proves
+    White's VCT. A finished check that proves nothing is not repeated."""
+    from gameai.compiled.threats import part_solvers
+    from gameai.search.threats import ThreatPart
+    g = gameai.load_game("gomoku", moves="h8 i9 j8 k8 h9 k9 g8 k10 k7")
+    i10, k11 = g.parse_move("i10"), g.parse_move("k11")
+    part = ThreatPart(solver=part_solvers())
+    part.root(g, lambda n: False)
+    assert not part.refutes(g, i10, lambda n: True)
+    assert part.refutes(g, i10, lambda n: False)
+    g.push(k11)                             # (k11 blocks the column: no VCT after it)
+    assert part.vct.solve(g, part.vct_depth)[0] == 0
+    g.pop()
+    assert not part.refutes(g, k11, lambda n: False)
+    nodes = part.nodes
+    assert not part.refutes(g, k11, lambda n: False) and part.nodes == nodes

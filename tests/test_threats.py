@@ -12,6 +12,7 @@ makes two five-points, i.e. a three already on the board). So "VCT proves a win 
 plies", in both directions, and VCF must equal it within 3 plies.
 """
 import random
+import time
 
 import pytest
 
@@ -478,3 +479,47 @@ def test_a_timed_search_checks_each_iteration_move(backend):
     assert calls == []
     res, calls = run("negascout(depth=2,tt=true,threats=true")
     assert calls and not any(timed for _m, timed in calls) and res.move != calls[0][0]
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_a_timed_search_checks_the_move_it_plays_after_its_last_iteration(backend):
+    """A timed search's alpha-beta stops early (``FINAL_SHARE`` of the ``threat_verify``
+    time before the end), and the move about to be played gets one more check against an
+    opponent VCT with that time: the last thing the search does. When that check refutes
+    the move, the search goes on with the time left and plays another move."""
+    if backend == "compiled":
+        pytest.importorskip("numba")
+    from gameai.search.negamax import FINAL_SHARE
+    g = gameai.load_game("gomoku", size=9, moves="e5 a1 f5 a9 g5")
+    gameai.make_searcher("vct(depth=5)").search(g)   # fill the line-code memo off the clock
+    t, share = (0.5 if backend == "compiled" else 2.0), 0.6
+
+    def run(refute_final: bool):
+        s = gameai.make_searcher(f"negascout(time={t},tt=true,id=true,threats=true,"
+                                 f"threat_order=true,threat_verify={share},backend={backend})")
+        part, events, refuted = s.threats, [], []
+        ab_end = [None]
+
+        def refutes(state, move, should_stop=None):
+            events.append(("check", move))
+            if not refute_final or refuted or ab_end[0] is None or time.perf_counter() < ab_end[0]:
+                return False
+            refuted.append(move)                # the first check after the alpha-beta stopped
+            state.push(move)
+            part._by_key[state.key] = part._replies[state.key] = 5
+            state.pop()
+            part.root_replies[move] = 5
+            return True
+        part.refutes = refutes
+
+        def on_iteration(row):                  # (the search's clock starts after warm-up)
+            if ab_end[0] is None:
+                ab_end[0] = time.perf_counter() - row["time_s"] + t * (1 - FINAL_SHARE * share)
+            events.append(("iteration", row["move"]))
+        res = s.search(g, on_iteration=on_iteration)
+        return res, events, refuted
+
+    res, events, _ = run(False)
+    assert events[-1] == ("check", res.move) and ("iteration", res.move) in events
+    res, events, refuted = run(True)
+    assert refuted and res.move != refuted[0] and -MATE_BOUND < res.value < MATE_BOUND

@@ -204,7 +204,9 @@ class Searcher:
         With ``threats`` and a time limit, each iteration's move gets a longer check against
         an opponent VCT (:meth:`~gameai.search.threats.ThreatPart.refutes`); a refuted move
         is scored lost and the iteration runs again. The checks together take at most the
-        share ``threat_verify`` of the time; a depth-limited search checks its final move.
+        share ``threat_verify`` of the time; half of it (``FINAL_SHARE``) is held back: the
+        alpha-beta search stops that much earlier and the move about to be played gets one
+        more check (refuted: the search goes on). A depth-limited search checks its final move.
         With ``threat_swindle=N``, when every root move allows a proven VCT, the search
         chooses among those whose VCT is at least N plies as if none were proven (a
         weaker opponent may not find it); the value returned is still the proven loss.
