@@ -441,6 +441,16 @@ def test_a_swindle_releases_every_long_loss_when_a_longer_check_refutes_the_last
     assert p.refutes(g, b) and not p.swindled and p.root_replies[b] == 11
 
 
+def _score_lost(part, state, move, plies: int = 5) -> bool:
+    """What ``ThreatPart.refutes`` records when it proves the opponent a VCT after ``move``
+    (for stubs of it): True."""
+    state.push(move)
+    part._by_key[state.key] = part._replies[state.key] = plies
+    state.pop()
+    part.root_replies[move] = plies
+    return True
+
+
 @pytest.mark.parametrize("backend", ["python", "compiled"])
 def test_a_timed_search_checks_each_iteration_move(backend):
     """With a time limit, each iteration's move gets the longer check (``refutes``, given
@@ -460,13 +470,7 @@ def test_a_timed_search_checks_each_iteration_move(backend):
 
         def refutes(state, move, should_stop=None):   # the first move asked about "loses"
             calls.append((move, should_stop is not None))
-            if len(calls) > 1:
-                return False
-            state.push(move)
-            part._by_key[state.key] = part._replies[state.key] = 5
-            state.pop()
-            part.root_replies[move] = 5
-            return True
+            return len(calls) == 1 and _score_lost(part, state, move)
         part.refutes = refutes
         return s.search(g), calls
 
@@ -505,11 +509,7 @@ def test_a_timed_search_checks_the_move_it_plays_after_its_last_iteration(backen
             if not refute_final or refuted or ab_end[0] is None or time.perf_counter() < ab_end[0]:
                 return False
             refuted.append(move)                # the first check after the alpha-beta stopped
-            state.push(move)
-            part._by_key[state.key] = part._replies[state.key] = 5
-            state.pop()
-            part.root_replies[move] = 5
-            return True
+            return _score_lost(part, state, move)
         part.refutes = refutes
 
         def on_iteration(row):                  # (the search's clock starts after warm-up)
