@@ -523,3 +523,35 @@ def test_a_timed_search_checks_the_move_it_plays_after_its_last_iteration(backen
     assert events[-1] == ("check", res.move) and ("iteration", res.move) in events
     res, events, refuted = run(True)
     assert refuted and res.move != refuted[0] and -MATE_BOUND < res.value < MATE_BOUND
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_a_move_refuted_at_the_deadline_is_not_played(backend):
+    """When the last check of the move about to be played refutes it just as the time runs
+    out, the search that goes on stops before any iteration finishes; it must not fall
+    back on that move (the last finished root search chose it), but on one not lost."""
+    if backend == "compiled":
+        pytest.importorskip("numba")
+    from gameai.search.negamax import FINAL_SHARE
+    g = gameai.load_game("gomoku", size=9, moves="e5 a1 f5 a9 g5")
+    gameai.make_searcher("vct(depth=5)").search(g)   # fill the line-code memo off the clock
+    t = 0.5 if backend == "compiled" else 2.0
+    s = gameai.make_searcher(f"negascout(time={t},tt=true,id=true,threats=true,"
+                             f"threat_order=true,threat_verify=0.6,backend={backend})")
+    part, start, refuted = s.threats, [None], []
+
+    def refutes(state, move, should_stop=None):
+        if refuted or start[0] is None or \
+                time.perf_counter() < start[0] + t * (1 - FINAL_SHARE * 0.6):
+            return False                        # (not yet the check after the alpha-beta)
+        while not should_stop(0):               # the last check: it runs to the deadline
+            time.sleep(0.005)
+        refuted.append(move)
+        return _score_lost(part, state, move)
+    part.refutes = refutes
+
+    def on_iteration(row):
+        if start[0] is None:
+            start[0] = time.perf_counter() - row["time_s"]
+    res = s.search(g, on_iteration=on_iteration)
+    assert refuted and res.move != refuted[0]

@@ -373,8 +373,7 @@ class Searcher:
                 for _ in range(abort.pushed):
                     state.pop()
                 if best_move is None:           # no iteration finished: best root move so far
-                    best_move = run.root_best if run.root_best is not None else \
-                        (allowed or state.legal_moves())[0]
+                    best_move = self._fallback(run, state, allowed)
                     pv = [best_move]
                 break
             if verify is not None and -MATE_BOUND < v < MATE_BOUND and verify(run, move):
@@ -404,6 +403,18 @@ class Searcher:
         if self.threats is not None:
             stats.threat_nodes = self.threats.nodes
         return best_move, value, pv, stats
+
+    def _fallback(self, run: Search, state, allowed):
+        """The move of a search stopped before its first iteration finished: the best root
+        move of the last finished root search, else the first legal one, but not a move the
+        threat part proved lost while another is left (after a refutation the last root
+        search may have been the one that chose it)."""
+        lost = (self.threats.root_replies or {}) if self.threats is not None else {}
+        moves = allowed or state.legal_moves()
+        for m in ([run.root_best] if run.root_best is not None else []) + list(moves):
+            if not lost.get(m):
+                return m
+        return run.root_best if run.root_best is not None else moves[0]
 
     def _iteration(self, run: Search, d: int, guess, state):
         """One root search to depth ``d``: plain, aspiration window, or MTD(f) passes."""
