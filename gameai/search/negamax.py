@@ -410,11 +410,9 @@ class Searcher:
         threat part proved lost while another is left (after a refutation the last root
         search may have been the one that chose it)."""
         lost = (self.threats.root_replies or {}) if self.threats is not None else {}
-        moves = allowed or state.legal_moves()
-        for m in ([run.root_best] if run.root_best is not None else []) + list(moves):
-            if not lost.get(m):
-                return m
-        return run.root_best if run.root_best is not None else moves[0]
+        moves = ([run.root_best] if run.root_best is not None else []) + \
+            list(allowed or state.legal_moves())
+        return next((m for m in moves if not lost.get(m)), moves[0])
 
     def _iteration(self, run: Search, d: int, guess, state):
         """One root search to depth ``d``: plain, aspiration window, or MTD(f) passes."""
