@@ -1116,8 +1116,8 @@ class ThreatPart:
         asks every 256 nodes) prove the opponent a VCT after it? Then the move is stored as
         lost (in :attr:`root_replies`, which the core reads) and the caller
         searches again; at most ``verify_rounds`` moves per search (timed: as many as the
-        time allows), each once (a timed check the clock stopped goes on at the next call). Nothing is
-        verified when the pass check proved that the opponent has no VCT at all.
+        time allows), each once (a timed check the clock stopped goes on at the next
+        call). Nothing is verified when the pass check proved that the opponent has no VCT at all.
 
         Why: in the games lost to the plain player the opponent's winning VCT after our
         move took 5,600-125,000 nodes to prove, mostly beyond ``reply_nodes``, which every
