@@ -57,6 +57,7 @@ else:                           # the plain module is only the template
 # the threat part: compiled only for a kernel that has it (stubs for the others)
 HAS_THREATS = bool(getattr(game, "HAS_THREATS", False))
 _threat_horizon = getattr(game, "threat_horizon", stubs.threat_horizon)
+_threat_shape = getattr(game, "threat_shape", stubs.threat_shape)
 _threat_order = getattr(game, "threat_order", stubs.threat_order)
 _threat_forced = getattr(game, "threat_forced", stubs.threat_forced)
 # the cache folder: per kernel, and per value of the constants frozen into the code
@@ -308,6 +309,8 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
             if n:
                 return MATE - (ply + n)
         c[LEAVES] += 1
+        if HAS_THREATS and c[THREATS]:      # double threats the lines miss (0 when off)
+            return game.evaluate(G, E) + _threat_shape(G, T)
         return game.evaluate(G, E)
     # 3. mate-distance pruning: no line from here can beat a mate found nearer the root
     if c[MDP] and ply:

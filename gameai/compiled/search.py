@@ -135,7 +135,7 @@ def _threat_arena(o, state, kernel) -> np.ndarray:
         arena = part.vcf.arena
         for sv, _plies, _budget in part.at_horizon:         # the TTs belong to this rule and size
             sv._bind(state)
-        arena.horizon(part.at_horizon)
+        arena.horizon(part.at_horizon, part.shape)
     else:
         if not _ORDER_ARENA:
             from .threats import Arena

@@ -3,7 +3,7 @@
 The core compiles the calls only where a kernel's flag is True, but every name of the
 contract must exist; a kernel without checks, null moves, noise, captures or
 repetitions imports these (``from .stubs import in_check, ...``). The threat part's
-(``HAS_THREATS``: ``threat_horizon``, ``threat_order``, ``threat_forced``) the core takes from here itself
+(``HAS_THREATS``: ``threat_horizon``, ``threat_shape``, ``threat_order``, ``threat_forced``) the core takes from here itself
 when a kernel does not define them.
 """
 from __future__ import annotations
@@ -49,6 +49,11 @@ def mvv_lva(G, m):
 @jit
 def threat_horizon(G, T, ply):
     return 0, 0
+
+
+@jit
+def threat_shape(G, T):
+    return 0
 
 
 @jit

@@ -813,6 +813,7 @@ def new_fours(G, S, colour, p, placed):
 # compiled negamax core gets every threat solver of a searcher as ONE array argument
 A_MEMO, A_MEMO_LEN, A_LINES, A_CELLS, A_HBUF, A_HBUF_LEN, A_SCORE, A_NH, A_H = range(9)
 HDR = 32
+A_SHAPE = HDR - 1                   #: the horizon's shape weight (ThreatPart.shape; 0: none)
 H_WORDS = 7                         #: per horizon solver: c, tt, tt length, c2, tt2, plies, budget
 LINE_WORDS = 2 * 160                #: >= 2 * lines of the largest board
 HBUF_PLIES = 40                     #: the horizon's threat searches: plies the stack holds
@@ -912,6 +913,76 @@ def _mark_facts(G, T):
                     T[x] = (T[x] + w) | f
                     mask &= mask - 1
     return seen
+
+
+@jit
+def threat_shape(G, T):
+    """``shape_score(state, T[A_SHAPE])`` (0 when the weight is 0): the double-threat
+    points of each colour, counted in the arena's per-cell scratch (4-bit fields: Black's
+    fours, Black's threes, White's fours, White's threes; zeroed first, and again as read,
+    so that each point is read once)."""
+    weight = T[A_SHAPE]
+    if weight == 0:
+        return 0
+    g = G[0]
+    so, mo, ml, li = T[A_SCORE], T[A_MEMO], T[A_MEMO_LEN], T[A_LINES]
+    memo = T[mo:mo + ml]
+    cells = T[T[A_CELLS]:T[A_CELLS] + 32]
+    exb, exw = g[H + EXB], g[H + EXW]
+    nl = g[H + NLINES]
+    for lid in range(nl):               # clear the scratch where it will count (a node's
+        s = facts(memo, g[CODES + lid], exb, exw, cells)   # threat_order leaves its scan)
+        st, dd = T[li + 2 * lid], T[li + 2 * lid + 1]
+        for colour in range(2):
+            w1, w2 = memo[s + 1 + 2 * colour], memo[s + 2 + 2 * colour]
+            mask = mask_of(w1, w2, colour, 1) | mask_of(w1, w2, colour, 3)
+            while mask:
+                T[so + st + trailing_zeros(mask) * dd] = 0
+                mask &= mask - 1
+    five = False
+    for lid in range(nl):               # count each point's fours and threes per colour
+        s = facts(memo, g[CODES + lid], exb, exw, cells)
+        if not (memo[s + 1] | memo[s + 2] | memo[s + 3] | memo[s + 4]):
+            continue
+        st, dd = T[li + 2 * lid], T[li + 2 * lid + 1]
+        for colour in range(2):
+            w1, w2 = memo[s + 1 + 2 * colour], memo[s + 2 + 2 * colour]
+            if mask_of(w1, w2, colour, 0):
+                five = True
+            for kind in (1, 3):
+                mask = mask_of(w1, w2, colour, kind)
+                inc = np.int64(1) << (8 * colour + (0 if kind == 1 else 4))
+                while mask:
+                    x = so + st + trailing_zeros(mask) * dd
+                    T[x] += inc
+                    mask &= mask - 1
+    renju = g[H + RULE] == RENJU
+    nb = nw = 0
+    for lid in range(nl):               # read every counted point once, and clear it
+        s = facts(memo, g[CODES + lid], exb, exw, cells)
+        st, dd = T[li + 2 * lid], T[li + 2 * lid + 1]
+        for colour in range(2):
+            w1, w2 = memo[s + 1 + 2 * colour], memo[s + 2 + 2 * colour]
+            mask = mask_of(w1, w2, colour, 1) | mask_of(w1, w2, colour, 3)
+            while mask:
+                x = so + st + trailing_zeros(mask) * dd
+                mask &= mask - 1
+                v = T[x]
+                if v == 0:
+                    continue
+                T[x] = 0
+                b4, b3, w4, w3 = v & 15, (v >> 4) & 15, (v >> 8) & 15, (v >> 12) & 15
+                if (b4 == 1 and b3 == 1) if renju else b4 + b3 >= 2:
+                    nb += 1
+                if w4 + w3 >= 2:
+                    nw += 1
+    if five:
+        return 0
+    if g[H + NPLACED] & 1:              # white to move
+        me, op = nw, nb
+    else:
+        me, op = nb, nw
+    return weight * (2 * min(me, 1) - min(op, 2))
 
 
 @jit
@@ -1016,11 +1087,12 @@ class Arena:
             self._size = geo.size
         return self.lines
 
-    def horizon(self, solvers) -> None:
+    def horizon(self, solvers, shape: int = 0) -> None:
         """Run ``solvers`` (``(solver, plies, node budget)``, solvers of this arena; budget 0:
-        none) at the horizon."""
+        none) at the horizon, then add the shape term of weight ``shape`` (0: none)."""
         T = self.T
         T[A_NH] = len(solvers)
+        T[A_SHAPE] = shape
         for j, (sv, plies, budget) in enumerate(solvers):
             if sv.arena is not self:
                 raise SpecError("threat horizon: the solvers must share one arena")

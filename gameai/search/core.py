@@ -40,7 +40,7 @@ from ..games.protocol import fast_push
 from .ordering import mvv_lva_key
 from .pruning import LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, lmr_reduction
 from .stats import INF, MATE, MATE_BOUND, SearchStats
-from .threats import forced_replies, order_by_threat
+from .threats import forced_replies, order_by_threat, shape_score
 from .tt import EXACT, LOWER, UPPER, from_tt
 
 _COUNTERS = SearchStats.COUNTERS
@@ -214,6 +214,8 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                 if n:
                     return MATE - (ply + n)
             leaves += 1
+            if threat is not None and threat.shape:   # double threats the lines miss
+                return ev(state) + shape_score(state, threat.shape)
             return ev(state)
         # 3. mate-distance pruning: no line from here can beat a mate found nearer the root
         if mdp and ply:

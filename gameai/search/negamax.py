@@ -64,7 +64,9 @@ class Searcher:
     (plies of a VCT at the horizon after the VCF; 0: none), ``threat_horizon_nodes`` (that
     VCT's node budget per horizon node, deepening 1, 3, 5, ... plies; 0: no budget),
     ``threat_swindle`` (plies: when every root move allows a proven VCT, the moves whose
-    VCT is at least this long are searched as if unproven; 0: off), ``threat_quiet`` (the
+    VCT is at least this long are searched as if unproven; 0: off), ``threat_shape``
+    (weight of the double-threat term added at the horizon,
+    :func:`~gameai.search.threats.shape_score`; 0: off), ``threat_quiet`` (the
     move chosen is also checked against a quiet opponent move that leaves every defence a
     VCT, :meth:`~gameai.search.threats.ThreatPart.quiet_refutation`),
     ``threat_verify`` (in a timed search, the share of the time that checks of each
@@ -98,6 +100,7 @@ class Searcher:
                  threat_quiet: bool = False,
                  threat_verify: Annotated[float, Range(0, 1)] = 0.3,
                  threat_swindle: Annotated[int, Range(0, 31)] = 0,
+                 threat_shape: Annotated[int, Range(0, 10 ** 6)] = 0,
                  nullmove: bool = False, lmr: bool = False,
                  check_ext: bool = False, evasions: bool = False, mvv_lva: bool = False,
                  mate_distance: bool = False, repetition: bool = False,
@@ -133,7 +136,7 @@ class Searcher:
                                       effort=threat_effort, horizon_vct=threat_horizon_vct,
                                       horizon_nodes=threat_horizon_nodes,
                                       quiet_nodes=QUIET_NODES if threat_quiet else 0,
-                                      swindle=threat_swindle)
+                                      swindle=threat_swindle, shape=threat_shape)
         if self.backend == "compiled":
             from ..compiled.search import memories
             self.tt, self.history, self.killers = memories(

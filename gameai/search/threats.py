@@ -169,6 +169,55 @@ def forced_replies(state, moves: list) -> list:
     return [m for m in moves if m in keep] or moves
 
 
+def double_threats(state) -> tuple[tuple[int, int], bool]:
+    """``((black, white), five)``: each colour's double-threat points and whether either
+    colour has a five-point (then the position is decided, not shaped).
+
+    A double-threat point is an empty point where one stone makes a four on one line and
+    a four or a three on another (4-4, 4-3), or threes on two lines (3-3), by the line
+    facts (:mod:`gameai.games.gomoku_lines`): the shapes that win two to four moves later
+    and that a static line evaluation cannot see (each line alone is one threat). Under
+    Renju only Black's 4-3 counts (exactly one four, one three), as Black's 4-4 and 3-3
+    are forbidden.
+    """
+    renju = state.rule == "renju"
+    lines = state.geo.lines
+    fours: tuple[dict[int, int], dict[int, int]] = ({}, {})
+    threes: tuple[dict[int, int], dict[int, int]] = ({}, {})
+    for lid, _code, t in scan(state):
+        cells = lines[lid]
+        for colour in (0, 1):
+            facts = t[colour]
+            if facts[0]:
+                return (0, 0), True
+            for kind, count in ((1, fours[colour]), (3, threes[colour])):
+                for p in facts[kind]:
+                    q = cells[p]
+                    count[q] = count.get(q, 0) + 1
+    out = []
+    for colour in (0, 1):
+        f4, t3 = fours[colour], threes[colour]
+        if renju and colour == 0:
+            n = sum(1 for q, k in f4.items() if k == 1 and t3.get(q) == 1)
+        else:
+            n = sum(1 for q in f4.keys() | t3.keys() if f4.get(q, 0) + t3.get(q, 0) >= 2)
+        out.append(n)
+    return (out[0], out[1]), False
+
+
+def shape_score(state, weight: int) -> int:
+    """The threat part's horizon term (``threat_shape=weight``), from the side to move's
+    view: ``weight * (2 * [own double-threat point] - min(opponent's, 2))``, 0 when a
+    five-point is on the board (:func:`double_threats`). The side to move plays its point
+    next (a 4-3 is a five-ply VCF, a 3-3 a VCT); each opponent point is a threat it must
+    spend a move on."""
+    (black, white), five = double_threats(state)
+    if five:
+        return 0
+    me, op = (black, white) if state.to_move == 0 else (white, black)
+    return weight * (2 * min(me, 1) - min(op, 2))
+
+
 def _pass(state) -> None:
     """A null move on a Gomoku position (the side to move changes, no stone): the game has
     no public null move, so the threat search keeps its parity and key by hand."""
@@ -922,7 +971,9 @@ class ThreatPart:
       easier win;
     * at the horizon, before the static evaluation: a VCF of up to ``depth`` plies for
       the side to move; a proven win is scored ``MATE - (ply + its plies)``, so the
-      alpha-beta tree sees wins (and, one ply up, losses) beyond its nominal depth.
+      alpha-beta tree sees wins (and, one ply up, losses) beyond its nominal depth;
+    * with ``shape=W``, after an unproven horizon VCF: :func:`shape_score` (double-threat
+      points, worth ``W`` each) added to the static evaluation.
 
     Both keep their transposition tables for the whole game (positions, not paths, decide
     a threat proof). ``nodes`` counts the threat searches' own nodes (the search reports
@@ -942,8 +993,12 @@ class ThreatPart:
                  horizon_vct: int = 0, reply_nodes: int = 6_000, pass_nodes: int = 4_000,
                  verify_nodes: int = 50_000, verify_rounds: int = 4,
                  solver: Callable[..., Any] | None = None, effort: int = 1,
-                 horizon_nodes: int = 0, quiet_nodes: int = 0, swindle: int = 0) -> None:
+                 horizon_nodes: int = 0, quiet_nodes: int = 0, swindle: int = 0,
+                 shape: int = 0) -> None:
         self.depth, self.vct_depth = depth, vct_depth
+        #: the weight of :func:`shape_score`, added to the static evaluation at the horizon
+        #: (0: none)
+        self.shape = shape
         #: ``effort`` multiplies every node budget (a faster solver affords more)
         self.root_nodes, self.reply_nodes, self.pass_nodes = \
             effort * root_nodes, effort * reply_nodes, effort * pass_nodes
