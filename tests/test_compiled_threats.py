@@ -212,10 +212,12 @@ def ab_pair(spec, rule, moves, limits=None):
     "threat_horizon_nodes=40",
     "negascout(depth=4,tt=true,history=true,id=true,threat_forced=true",
     "negascout(depth=3,tt=true,history=true,threats=true,threat_order=true,threat_forced=true",
+    "negascout(depth=3,tt=true,history=true,threats=true,threat_order=true,threat_forced=true,"
+    "threat_depth=3,threat_shape=3000",
 ])
 def test_threat_parts_in_alpha_beta_same_search(compiled, rule, spec):
     """threats (root, root-move reply checks, horizon VCF and VCT, with and without a node
-    budget), threat_order and threat_forced on both cores:
+    budget, the horizon's shape term), threat_order and threat_forced on both cores:
     the same move, value, PV and counters, threat nodes included."""
     for moves in POSITIONS[:2]:
         r = ab_pair(spec, rule, moves)

@@ -18,7 +18,9 @@ import pytest
 
 import gameai
 from gameai.search.stats import MATE, MATE_BOUND
-from gameai.search.threats import forced_replies
+from gameai.games.gomoku_lines import RULE_EXACT
+from gameai.games.gomoku_rules import BLACK, EMPTY, WALL, WHITE
+from gameai.search.threats import double_threats, forced_replies, shape_score
 from experiments.renju_puzzles import PUZZLES, load
 
 BY_NAME = {p["name"]: p for p in PUZZLES}
@@ -353,6 +355,97 @@ def test_forced_replies_cut_only_lost_moves(rule):
             g.pop()
             checked += 1
     assert cut >= 10 and checked >= 20                 # the sample holds cuts
+
+
+def _walk_line(g, q, d):
+    """The cells of the line through ``q`` along ``d``, end to end (board walk)."""
+    b = g.board
+    lo = q
+    while b[lo - d] != WALL:
+        lo -= d
+    out = [lo]
+    while b[out[-1] + d] != WALL:
+        out.append(out[-1] + d)
+    return out
+
+
+def _walk_five_points(g, line, colour, exact):
+    b = g.board
+    return [e for e in line if b[e] == EMPTY and
+            ((n := _run_with(b, e, line, colour)) == 5 or (n > 5 and not exact))]
+
+
+def _run_with(b, e, line, colour):
+    i = line.index(e)
+    n = 1
+    for step in (1, -1):
+        j = i + step
+        while 0 <= j < len(line) and b[line[j]] == colour:
+            n += 1
+            j += step
+    return n
+
+
+def _walk_double_threats(g):
+    """double_threats by walking the board: for every empty point and colour, the lines
+    where a stone there makes a five-point (a four), or else a point that makes two
+    five-points which was not one before (a three)."""
+    exact = RULE_EXACT[g.rule]
+    b = g.board
+    cells = [q for q in g.geo.cells if b[q] == EMPTY]
+    lines = {tuple(_walk_line(g, q, d)) for q in cells for d in g.dirs}
+
+    def straights(line, colour, ex):
+        pts = set()
+        for s in line:
+            if b[s] == EMPTY:
+                b[s] = colour
+                if len(_walk_five_points(g, line, colour, ex)) >= 2:
+                    pts.add(s)
+                b[s] = EMPTY
+        return pts
+    out = []
+    for ci, colour in enumerate((BLACK, WHITE)):
+        ex = exact[ci]
+        if any(_walk_five_points(g, line, colour, ex) for line in lines):
+            return None
+        base = {line: straights(line, colour, ex) for line in lines}
+        n = 0
+        for q in cells:
+            fours = threes = 0
+            for d in g.dirs:
+                line = tuple(_walk_line(g, q, d))
+                b[q] = colour
+                if _walk_five_points(g, line, colour, ex):
+                    fours += 1
+                elif straights(line, colour, ex) - base[line]:
+                    threes += 1
+                b[q] = EMPTY
+            if (fours == 1 and threes == 1) if (g.rule == "renju" and ci == 0) else fours + threes >= 2:
+                n += 1
+        out.append(n)
+    return tuple(out)
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
+def test_double_threats_equal_a_board_walk(rule):
+    """threat_shape's double-threat points (line facts from the memo) equal a board walk's
+    on random positions, and a known 3-3 point counts except for Black under Renju."""
+    rng = random.Random(11)
+    seen = 0
+    for _ in range(40):
+        g = random_position(rng, rule, size=9, stones=rng.randrange(6, 16))
+        (black, white), five = double_threats(g)
+        walked = _walk_double_threats(g)
+        assert five == (walked is None), str(g)
+        if not five:
+            assert (black, white) == walked, str(g)
+            seen += black + white > 0
+    assert seen >= 5                                   # the sample holds double threats
+    g = gameai.load_game("gomoku", rule=rule, black="g8 h8 j10 j9", white="a1 a3 a5 o15")
+    assert double_threats(g) == ((0 if rule == "renju" else 1, 0), False)   # j8: 3-3
+    w = 1000
+    assert shape_score(g, w) == (0 if rule == "renju" else 2 * w)
 
 
 def test_forced_replies_keep_the_defences():
