@@ -34,13 +34,23 @@ with random openings or time-limited players (fixed-depth players are determinis
 A benchmark, not a test: figures go to the README with this command and the commit they
 ran on.
 
+``--compare A B`` plays nothing: it reads two record folders written by ``--out`` (one
+rule each, e.g. ``DIR/renju``) on the same openings, matches their games by opening and
+the threat player's colour, and prints the paired difference of the two threat players'
+scores (:func:`gameai.tournament.stats.paired_difference`). Why: two versions of a player
+on the same openings differ only where their play differs, so the comparison is much
+tighter than two separate intervals (and two runs on different seeds compare openings
+as much as players).
+
     gameai bench threat_strength -- --backend compiled --jobs 2
     gameai bench threat_strength -- --rules renju --backend compiled --out DIR
+    gameai bench threat_strength -- --compare DIR_A/renju DIR_B/renju
     gameai bench threat_strength -- --openings random --seeds 11 12 13 --games 20
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import tempfile
 import time
@@ -147,7 +157,16 @@ def main(argv: list[str] | None = None) -> int:
                     "an interrupted run resumes)")
     ap.add_argument("--diag-depth", type=int, default=15, help="plies of the loss diagnosis's VCT")
     ap.add_argument("--diag-time", type=float, default=10.0, help="seconds per diagnosis search")
+    ap.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None,
+                    help="play nothing: compare two record folders of --out game by game")
     args = ap.parse_args(argv)
+    if args.compare:
+        try:
+            print(compare_runs(*args.compare))
+        except (OSError, ValueError) as e:
+            print(f"gameai bench threat_strength: --compare: {e}")
+            return 2
+        return 0
     threat, plain = specs(args)
     if args.games is None:
         args.games = {"standard": 2 * len(standard_openings()), "balanced": 104}.get(args.openings, 20)
@@ -201,6 +220,58 @@ def main(argv: list[str] | None = None) -> int:
             if len(args.seeds) > 1:
                 _print_match(f"{rule}, seeds pooled", pooled, threat, plain)
     return 0
+
+
+def run_scores(folder: str | Path) -> tuple[str, dict[tuple[str, bool], float]]:
+    """The threat player's spec (the first player of the run's manifest) and its score in
+    each game of a record folder, keyed by (opening, threat player has Black)."""
+    import pandas as pd
+    folder = Path(folder)
+    for name in ("manifest.json", "games.parquet"):
+        if not (folder / name).is_file():
+            raise ValueError(f"{folder} holds no {name} (give a folder written by --out, "
+                             f"one rule: DIR/gomoku or DIR/renju)")
+    try:
+        threat = json.loads((folder / "manifest.json").read_text())["config"]["players"][0]
+        games = pd.read_parquet(folder / "games.parquet")
+    except (json.JSONDecodeError, KeyError, IndexError, TypeError) as e:
+        raise ValueError(f"{folder / 'manifest.json'}: no players list in its config ({e!r})")
+    except Exception as e:                  # pyarrow's errors for a broken file
+        raise ValueError(f"{folder / 'games.parquet'} cannot be read: {e}")
+    out: dict[tuple[str, bool], float] = {}
+    for g in games.itertuples():
+        black = g.player0 == threat
+        if not black and g.player1 != threat:
+            raise ValueError(f"{folder}: game {g.game_id} has no {threat}")
+        key = (g.opening, black)
+        if key in out:
+            raise ValueError(f"{folder}: opening {g.opening!r} is played twice with the "
+                             f"threat player as {'Black' if black else 'White'}")
+        out[key] = float(g.score0 if black else 1 - g.score0)
+    return threat, out
+
+
+def compare_runs(a: str | Path, b: str | Path) -> str:
+    """``--compare``: the paired difference of two runs' threat players (module docstring)."""
+    from gameai.tournament.stats import paired_difference
+    (ta, sa), (tb, sb) = run_scores(a), run_scores(b)
+    if sa.keys() != sb.keys():
+        raise ValueError(f"the runs played different games: {len(sa.keys() - sb.keys())} only "
+                         f"in A, {len(sb.keys() - sa.keys())} only in B (the same --rules, "
+                         f"--openings and --seeds are needed)")
+    keys = sorted(sa)
+    d = paired_difference([sa[k] for k in keys], [sb[k] for k in keys])
+    lines = [f"A: {ta} ({a})", f"B: {tb} ({b})",
+             f"{d.games} games on the same openings and colours: A {sum(sa.values()):g}, "
+             f"B {sum(sb.values()):g} points; A scored more in {d.better_a}, B in "
+             f"{d.better_b}, the same in {d.games - d.better_a - d.better_b}",
+             f"difference A - B: {d.mean:+.1%} of a point a game, 95% interval "
+             f"[{d.lo:+.1%}, {d.hi:+.1%}]; sign test p = {d.p_sign:.3f}"]
+    for black in (True, False):
+        ks = [k for k in keys if k[1] == black]
+        lines.append(f"  threat player as {'Black' if black else 'White'}: A "
+                     f"{sum(sa[k] for k in ks):g}, B {sum(sb[k] for k in ks):g} of {len(ks)}")
+    return "\n".join(lines)
 
 
 def _print_match(label: str, games: list, threat: str, plain: str) -> None:

@@ -21,7 +21,7 @@ import math
 import pytest
 
 from gameai.tournament.stats import (SPRT, elo_pentanomial, elo_to_score, elo_trinomial, los,
-                                     score_to_elo)
+                                     paired_difference, score_to_elo, sign_test)
 
 CUTECHESS = [  # wins, losses, draws, elo, error, los %
     (332, 316, 352, 5.6, 17.3, 73.5),
@@ -113,3 +113,29 @@ def test_rating_fit_recovers_consistent_differences_and_flags_extremes():
     r = fit_ratings({("a", "b"): (10, 10), ("b", "c"): (6, 10), ("c", "d"): (10, 10)})
     assert r["a"][0] == math.inf and r["d"][0] == -math.inf
     assert r["b"][0] == pytest.approx(score_to_elo(0.6) / 2, abs=1e-6)
+
+
+def test_paired_difference_agresti_presidential_approval():
+    """Agresti (2002), Categorical Data Analysis, section 10.1: 1,600 people rated the
+    president twice; 794 approved both times, 150 approved then not, 86 not then approved,
+    570 neither. The difference of the paired proportions is 0.59 - 0.55 = 0.04, with
+    standard error 0.0095 (95% interval 0.02 to 0.06)."""
+    pairs = [(1, 1)] * 794 + [(1, 0)] * 150 + [(0, 1)] * 86 + [(0, 0)] * 570
+    d = paired_difference([x for x, _ in pairs], [y for _, y in pairs])
+    assert (d.games, d.better_a, d.better_b) == (1600, 150, 86)
+    assert d.mean == pytest.approx(0.04)
+    assert (d.hi - d.lo) / (2 * 1.95996) == pytest.approx(0.0095, abs=0.00005)
+    assert round(d.lo, 2) == 0.02 and round(d.hi, 2) == 0.06
+
+
+def test_sign_test_exact_binomial():
+    # 2 heads in 12 fair tosses, two-sided: 2 * (1 + 12 + 66) / 4096 = 0.0386 (R's
+    # binom.test(2, 12) prints p-value = 0.03857)
+    assert sign_test(2, 12) == pytest.approx(0.03857, abs=5e-6)
+    assert sign_test(10, 12) == sign_test(2, 12)
+    assert sign_test(9, 18) == 1.0 and sign_test(0, 0) == 1.0
+    assert sign_test(0, 10) == pytest.approx(2 / 1024)
+    d = paired_difference([1, 1, 0.5, 0], [1, 0, 0, 0])
+    assert (d.better_a, d.better_b, d.p_sign) == (2, 0, 0.5)
+    with pytest.raises(ValueError, match="equally long"):
+        paired_difference([1, 0], [1])

@@ -94,3 +94,44 @@ def test_balanced_openings_follow_their_rule():
         v = gameai.make_searcher("negascout(depth=4,tt=true,history=true,id=true)").search(g).value
         assert abs(v) <= limit
         assert gameai.make_searcher("vct(depth=15,nodes=20000)").search(g).value <= 0
+
+
+def _record(folder, threat, plain, rows):
+    """A record folder as --out writes it: the manifest's players and games.parquet
+    (``rows``: opening, threat player has Black, the threat player's score)."""
+    import json
+    folder.mkdir(parents=True)
+    (folder / "manifest.json").write_text(json.dumps({"config": {"players": [threat, plain]}}))
+    pd.DataFrame([{"game_id": i, "opening": o, "player0": threat if black else plain,
+                   "player1": plain if black else threat,
+                   "score0": score if black else 1 - score}
+                  for i, (o, black, score) in enumerate(rows)]).to_parquet(folder / "games.parquet")
+
+
+def test_compare_pairs_games_by_opening_and_colour(tmp_path):
+    a_rows = [("h8 h9 g7", True, 1), ("h8 h9 g7", False, 0), ("h8 i9 j8", True, 1),
+              ("h8 i9 j8", False, 0.5)]
+    # B lists its games in another order; it loses the first opening as Black, wins it
+    # as White and the other as White
+    b_rows = [("h8 i9 j8", False, 1), ("h8 h9 g7", False, 1), ("h8 i9 j8", True, 1),
+              ("h8 h9 g7", True, 0)]
+    _record(tmp_path / "a", "negascout(depth=2,threats=true)", "negascout(depth=2)", a_rows)
+    _record(tmp_path / "b", "negascout(depth=3,threats=true)", "negascout(depth=2)", b_rows)
+    text = bench.compare_runs(tmp_path / "a", tmp_path / "b")
+    assert "4 games on the same openings and colours: A 2.5, B 3 points; A scored more in 1, " \
+        "B in 2, the same in 1" in text
+    assert "difference A - B: -12.5% of a point a game" in text
+    assert "threat player as Black: A 2, B 1 of 2" in text
+    assert "threat player as White: A 0.5, B 2 of 2" in text
+
+
+def test_compare_names_what_is_wrong(tmp_path, capsys):
+    _record(tmp_path / "a", "t(threats=true)", "p", [("h8 h9", True, 1), ("h8 h9", False, 1)])
+    _record(tmp_path / "b", "t(threats=true)", "p", [("h8 i9", True, 1), ("h8 h9", False, 1)])
+    assert bench.main(["--compare", str(tmp_path / "a"), str(tmp_path / "b")]) == 2
+    assert "different games: 1 only in A, 1 only in B" in capsys.readouterr().out
+    assert bench.main(["--compare", str(tmp_path), str(tmp_path / "b")]) == 2
+    assert "holds no manifest.json" in capsys.readouterr().out
+    (tmp_path / "b" / "games.parquet").write_bytes(b"not parquet")
+    assert bench.main(["--compare", str(tmp_path / "a"), str(tmp_path / "b")]) == 2
+    assert "games.parquet cannot be read" in capsys.readouterr().out

@@ -15,6 +15,12 @@ so ``elo(s) = -400 * log10(1/s - 1)``):
   one sample; mean, variance and interval as above but over pairs. Pairing removes the
   opening/colour noise, so the interval is usually narrower and more honest.
 * **LOS** (likelihood of superiority, cutechess-cli): ``Phi((W - L) / sqrt(W + L))``.
+* **Paired difference** (two players on the same games, e.g. two versions of a player
+  against one opponent, opening by opening and colour by colour): the mean of the
+  per-game differences ``d = a - b``, its 95% interval ``mean +- z sqrt((mean(d^2) -
+  mean^2) / n)`` (for win/loss scores, the Wald interval for the difference of paired
+  proportions, Agresti 2002, section 10.1), and the exact two-sided sign test over the
+  games that differ (McNemar's exact test for win/loss scores).
 * **SPRT** (fishtest's generalised SPRT, logistic Elo bounds): with ``s0 = s(elo0)``,
   ``s1 = s(elo1)`` and the sample mean/variance above (per game for trinomial, per pair
   for pentanomial), ``LLR = N (s1 - s0) (2 mu - s0 - s1) / (2 var)``; stop accepting H1
@@ -93,6 +99,45 @@ def los(wins: int, losses: int) -> float:
     if wins + losses == 0:
         return 0.5
     return NormalDist().cdf((wins - losses) / math.sqrt(wins + losses))
+
+
+def sign_test(k: int, n: int) -> float:
+    """Exact two-sided sign test: the chance, with a fair coin, of ``min(k, n - k)`` or
+    fewer heads in ``n`` tosses, doubled (at most 1)."""
+    if not 0 <= k <= n:
+        raise ValueError(f"sign test needs 0 <= k <= n, got k={k}, n={n}")
+    low = min(k, n - k)
+    return min(1.0, 2 * sum(math.comb(n, i) for i in range(low + 1)) / 2 ** n) if n else 1.0
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """Two players' scores on the same games (module docstring): how many games each
+    scored more in, the mean difference ``a - b`` per game with its 95% interval, and the
+    sign test's p-value over the games that differ."""
+
+    games: int
+    better_a: int
+    better_b: int
+    mean: float
+    lo: float
+    hi: float
+    p_sign: float
+
+
+def paired_difference(a, b) -> PairedDifference:
+    """:class:`PairedDifference` of the per-game scores ``a`` and ``b`` (same games, same order)."""
+    a, b = list(a), list(b)
+    if len(a) != len(b) or not a:
+        raise ValueError(f"paired scores need two equally long, non-empty lists, got {len(a)} "
+                         f"and {len(b)}")
+    n = len(a)
+    d = [x - y for x, y in zip(a, b)]
+    mean = sum(d) / n
+    se = math.sqrt(max(0.0, sum(x * x for x in d) / n - mean * mean) / n)
+    up, down = sum(x > 0 for x in d), sum(x < 0 for x in d)
+    return PairedDifference(n, up, down, mean, mean - Z95 * se, mean + Z95 * se,
+                            sign_test(up, up + down))
 
 
 def _llr(values: tuple[float, ...], counts: list[int], elo0: float, elo1: float) -> float:
