@@ -814,6 +814,7 @@ def new_fours(G, S, colour, p, placed):
 A_MEMO, A_MEMO_LEN, A_LINES, A_CELLS, A_HBUF, A_HBUF_LEN, A_SCORE, A_NH, A_H = range(9)
 HDR = 32
 A_SHAPE = HDR - 1                   #: the horizon's shape weight (ThreatPart.shape; 0: none)
+A_SHAPE_SCR = HDR - 2               #: threat_shape's per-cell counts (all 0 between calls)
 H_WORDS = 7                         #: per horizon solver: c, tt, tt length, c2, tt2, plies, budget
 LINE_WORDS = 2 * 160                #: >= 2 * lines of the largest board
 HBUF_PLIES = 40                     #: the horizon's threat searches: plies the stack holds
@@ -919,26 +920,17 @@ def _mark_facts(G, T):
 def threat_shape(G, T):
     """``shape_score(state, T[A_SHAPE])`` (0 when the weight is 0): the double-threat
     points of each colour, counted in the arena's per-cell scratch (4-bit fields: Black's
-    fours, Black's threes, White's fours, White's threes; zeroed first, and again as read,
-    so that each point is read once)."""
+    fours, Black's threes, White's fours, White's threes), a scratch of its own that it
+    leaves all 0: every point counted is zeroed as it is read, so it is read once."""
     weight = T[A_SHAPE]
     if weight == 0:
         return 0
     g = G[0]
-    so, mo, ml, li = T[A_SCORE], T[A_MEMO], T[A_MEMO_LEN], T[A_LINES]
+    so, mo, ml, li = T[A_SHAPE_SCR], T[A_MEMO], T[A_MEMO_LEN], T[A_LINES]
     memo = T[mo:mo + ml]
     cells = T[T[A_CELLS]:T[A_CELLS] + 32]
     exb, exw = g[H + EXB], g[H + EXW]
     nl = g[H + NLINES]
-    for lid in range(nl):               # clear the scratch where it will count (a node's
-        s = facts(memo, g[CODES + lid], exb, exw, cells)   # threat_order leaves its scan)
-        st, dd = T[li + 2 * lid], T[li + 2 * lid + 1]
-        for colour in range(2):
-            w1, w2 = memo[s + 1 + 2 * colour], memo[s + 2 + 2 * colour]
-            mask = mask_of(w1, w2, colour, 1) | mask_of(w1, w2, colour, 3)
-            while mask:
-                T[so + st + trailing_zeros(mask) * dd] = 0
-                mask &= mask - 1
     five = False
     for lid in range(nl):               # count each point's fours and threes per colour
         s = facts(memo, g[CODES + lid], exb, exw, cells)
@@ -1035,7 +1027,7 @@ class Arena:
         self.tt_len = 3 * cap + 3 * (tt_size + 1)       # slots, then the scratch for growing
         memo_len = 5 * (1 << MEMO_BITS) + 1
         hbuf_len = (2 * HBUF_PLIES + 16) * PLY_WORDS
-        size = HDR + memo_len + LINE_WORDS + 32 + hbuf_len + NCM + solvers * (N_C + self.tt_len)
+        size = HDR + memo_len + LINE_WORDS + 32 + hbuf_len + 2 * NCM + solvers * (N_C + self.tt_len)
         self.T = np.zeros(size, dtype=np.int64)         # pages are touched only when used
         self._next = HDR
         T = self.T
@@ -1043,6 +1035,7 @@ class Arena:
         T[A_LINES], T[A_CELLS] = self._take(LINE_WORDS), self._take(32)
         T[A_HBUF], T[A_HBUF_LEN] = self._take(hbuf_len), hbuf_len
         T[A_SCORE] = self._take(NCM)
+        T[A_SHAPE_SCR] = self._take(NCM)
         self.memo = self.view(A_MEMO, memo_len)
         self.cells = self.view(A_CELLS, 32)
         self.lines = self.view(A_LINES, LINE_WORDS)
