@@ -214,14 +214,32 @@ def ab_pair(spec, rule, moves, limits=None):
     "negascout(depth=3,tt=true,history=true,threats=true,threat_order=true,threat_forced=true",
     "negascout(depth=3,tt=true,history=true,threats=true,threat_order=true,threat_forced=true,"
     "threat_depth=3,threat_shape=3000",
+    "negascout(depth=3,tt=true,history=true,threats=true,threat_order=true,threat_forced=true,"
+    "threat_depth=3,threat_extend=2",
+    "negascout(depth=3,tt=true,history=true,id=true,threat_order=true,threat_extend=1",
 ])
 def test_threat_parts_in_alpha_beta_same_search(compiled, rule, spec):
     """threats (root, root-move reply checks, horizon VCF and VCT, with and without a node
-    budget, the horizon's shape term), threat_order and threat_forced on both cores:
+    budget, the horizon's shape term), threat_order, threat_forced and threat_extend
+    (fours and threes; fours without the threat part) on both cores:
     the same move, value, PV and counters, threat nodes included."""
     for moves in POSITIONS[:2]:
         r = ab_pair(spec, rule, moves)
         assert ("threats" not in spec) or r.stats.threat_nodes > 0
+
+
+@pytest.mark.parametrize("moves", ["h8 c3 i8 c4 h10 e3 i10 e4 a15 o1",
+                                   "h8 c3 i9 c5 h10 e3 j10 e5 a15 o1 l12 m2 b14 n3"])
+def test_threat_extensions_stay_within_the_ply_limit(compiled, moves):
+    """Both sides with threes to spare, a fixed depth (the smallest ply limit: 6 plies at
+    depth 2): the extended lines go deeper than the depth but never past the limit, and
+    both cores agree."""
+    r = ab_pair("alphabeta(depth=2,threat_order=true,threat_extend=2", "freestyle", moves)
+    assert 2 < r.stats.seldepth <= 6
+    g = gameai.load_game("gomoku", moves=moves)      # deeper, compiled only: a 10-ply limit
+    r = gameai.make_searcher("alphabeta(depth=4,threat_order=true,threat_extend=2,"
+                             "backend=compiled)").search(g)
+    assert 4 < r.stats.seldepth <= 9              # the leaf still has a row of the PV table
 
 
 def test_threat_nodes_count_against_the_node_limit(compiled):

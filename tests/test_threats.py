@@ -20,7 +20,7 @@ import gameai
 from gameai.search.stats import MATE, MATE_BOUND
 from gameai.games.gomoku_lines import RULE_EXACT
 from gameai.games.gomoku_rules import BLACK, EMPTY, WALL, WHITE
-from gameai.search.threats import double_threats, forced_replies, shape_score
+from gameai.search.threats import double_threats, forced_replies, shape_score, threat_moves
 from experiments.renju_puzzles import PUZZLES, load
 
 BY_NAME = {p["name"]: p for p in PUZZLES}
@@ -446,6 +446,66 @@ def test_double_threats_equal_a_board_walk(rule):
     assert double_threats(g) == ((0 if rule == "renju" else 1, 0), False)   # j8: 3-3
     w = 1000
     assert shape_score(g, w) == (0 if rule == "renju" else 2 * w)
+
+
+def _walk_threat_moves(g, threes: bool):
+    """A board walk's ``threat_moves``: the empty points where a stone of the side to move
+    makes a five-point on one of its lines (a four) or, with ``threes``, new straight-four
+    points (a three). None when either colour has a five-point already."""
+    exact = RULE_EXACT[g.rule]
+    b = g.board
+    cells = [q for q in g.geo.cells if b[q] == EMPTY]
+    lines = {tuple(_walk_line(g, q, d)) for q in cells for d in g.dirs}
+    for ci, colour in enumerate((BLACK, WHITE)):
+        if any(_walk_five_points(g, line, colour, exact[ci]) for line in lines):
+            return None
+    me = g.to_move
+    colour, ex = (BLACK, WHITE)[me], exact[me]
+
+    def straights(line):
+        pts = set()
+        for s in line:
+            if b[s] == EMPTY:
+                b[s] = colour
+                if len(_walk_five_points(g, line, colour, ex)) >= 2:
+                    pts.add(s)
+                b[s] = EMPTY
+        return pts
+    out = set()
+    for q in cells:
+        for d in g.dirs:
+            line = tuple(_walk_line(g, q, d))
+            before = straights(line) if threes else set()
+            b[q] = colour
+            four = bool(_walk_five_points(g, line, colour, ex))
+            three = threes and not four and bool(straights(line) - before)
+            b[q] = EMPTY
+            if four or three:
+                out.add(q)
+    return out
+
+
+@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
+def test_threat_moves_equal_a_board_walk(rule):
+    """threat_extend's moves (a four, or a four or three, for the side to move; line facts
+    from the memo) equal a board walk's on random positions of both sides to move."""
+    rng = random.Random(12)
+    seen = [0, 0]
+    for _ in range(40):
+        g = random_position(rng, rule, size=9, stones=rng.randrange(5, 16))
+        for threes in (False, True):
+            walked = _walk_threat_moves(g, threes)
+            if walked is None:
+                break
+            assert threat_moves(g, threes) == walked, (threes, str(g))
+            seen[threes] += len(walked) > 0
+    assert min(seen) >= 5                              # the sample holds both kinds
+    g = gameai.load_game("gomoku", rule=rule, black="g8 h8 a1", white="a15 b15 c15")
+    assert {"f8", "i8"} <= {g.move_str(m) for m in threat_moves(g, True)}   # black's threes
+    assert not threat_moves(g, False)                  # no four for black; white's are not its
+    g.push(g.parse_move("a2"))                         # white to move: its fours at the edge
+    assert {g.move_str(m) for m in threat_moves(g, False)} == {"d15", "e15"}
+    assert threat_moves(g, True) == threat_moves(g, False)
 
 
 def test_forced_replies_keep_the_defences():

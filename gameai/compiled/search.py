@@ -110,12 +110,14 @@ def _config(o, state, kernel, c: np.ndarray, max_ply: int, on_root: bool) -> Non
                  (t.CHECK_EXT, check_ext), (t.NULLMOVE, null), (t.LMR, o.lmr),
                  (t.IS_CAP, is_cap), (t.MVV, mvv), (t.REPEAT, repeat),
                  (t.MDP, o.mate_distance and o.mate_ply), (t.NEED_CHECK, need_check),
-                 (t.INLINE, not noisy and o.threats is None and not check_ext and not repeat),
+                 (t.INLINE, not noisy and o.threats is None and not check_ext and not repeat
+                  and not (o.threat_extend and getattr(kernel, "HAS_THREATS", False))),
                  (t.ORDERING, o.tt is not None or h is not None or o.killers is not None
                   or o.threat_order or mvv),
                  (t.THREATS, o.threats is not None),
                  (t.THREAT_ORDER, o.threat_order and getattr(kernel, "HAS_THREATS", False)),
                  (t.THREAT_FORCED, o.threat_forced and getattr(kernel, "HAS_THREATS", False)),
+                 (t.THREAT_EXT, o.threat_extend if getattr(kernel, "HAS_THREATS", False) else 0),
                  (t.MAX_PLY, max_ply), (t.ON_ROOT, on_root)):
         c[i] = int(v)
 

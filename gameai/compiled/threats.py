@@ -870,7 +870,9 @@ _W_OPP = (1 << 19, 1 << 9, 1 << 15, 1 << 7)
 #: forced_replies' marks: own five-point, the opponent's five-point, a four-point of either
 #: colour, and (on no point: it only sets the returned flags) an opponent's three
 F_OWN5, F_OPP5, F_FOUR, F_THREE = 1, 2, 4, 8
-_F_OWN = (F_OWN5, F_FOUR, 0, 0)
+#: threat_extend's marks: a point where the side to move makes a four, a three
+F_MY4, F_MY3 = 16, 32
+_F_OWN = (F_OWN5, F_FOUR | F_MY4, 0, F_MY3)
 _F_OPP = (F_OPP5, F_FOUR, F_THREE, 0)
 #: a cell's scratch word: the ordering weights' sum below this bit (at most 4 lines x 2
 #: colours x 4 kinds x 2**20 < 2**26), the forced marks (or-ed) from it up
@@ -1007,6 +1009,19 @@ def threat_forced(G, T, buf, n0, n1):
             buf[k] = buf[j]
             k += 1
     return k if k > n0 else n1
+
+
+@jit
+def threat_extend(G, T, buf, sc, n0, n1, marked, level):
+    """``buf[sc + j]`` = 1 for each move of ``buf[n0:n1]`` that makes a four (``level``
+    >= 1) or a three (``level`` >= 2) for the side to move, else 0."""
+    if not marked:
+        _mark_facts(G, T)
+    so = T[A_SCORE]
+    want = F_MY4 | (F_MY3 if level >= 2 else 0)
+    want <<= MARK_SHIFT
+    for j in range(n0, n1):
+        buf[sc + j] = 1 if T[so + buf[j]] & want else 0
 
 
 _LAST: list = []       # a weak reference to the newest arena

@@ -12,8 +12,10 @@ A node does, in this order (as Stockfish lays its search out):
 6. move generation (only the replies threats force: ``threat_forced``) and ordering (TT
    move, MVV-LVA captures, killers, history, threats);
    at the root only the moves a GUI allows (``root_moves``: UCI searchmoves, UCCI banmoves);
-7. the move loop: leaf children evaluated in place (no recursion), late-move reductions
-   (``lmr``), NegaScout null windows and re-searches (``scout``), beta cut-offs;
+7. the move loop: leaf children evaluated in place (no recursion), threat extensions
+   (``threat_extend``: a move that makes a four, or a three, is searched one ply deeper,
+   below twice the iteration's depth), late-move reductions (``lmr``), NegaScout null
+   windows and re-searches (``scout``), beta cut-offs;
 8. store: killers, history, TT (never a value that depends on the path; see below).
 
 Each enhancement is a switch read once into a local name here (``None``/``False`` = off)
@@ -40,7 +42,7 @@ from ..games.protocol import fast_push
 from .ordering import mvv_lva_key
 from .pruning import LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, lmr_reduction
 from .stats import INF, MATE, MATE_BOUND, SearchStats
-from .threats import forced_replies, order_by_threat, shape_score
+from .threats import forced_replies, order_by_threat, shape_score, threat_moves
 from .tt import EXACT, LOWER, UPPER, from_tt
 
 _COUNTERS = SearchStats.COUNTERS
@@ -107,7 +109,9 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     need_check = in_check is not None and (push_null is not None or lmr or check_ext)
     by_threat = order_by_threat if o.threat_order else None
     forced = forced_replies if o.threat_forced else None
-    inline = not noisy and threat is None and not check_ext and repeated is None
+    extend = o.threat_extend if hasattr(state, "line_codes") else 0
+    ext_limit = 0                            # threat extensions only below this ply
+    inline = not noisy and threat is None and not check_ext and repeated is None and not extend
     # inline: depth-1 children are leaves or terminals, evaluated in the loop
     use_tt = tt is not None
     tslots, tmask = (tt.slots, tt.mask) if use_tt else (None, 0)
@@ -182,7 +186,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
 
     def negamax(depth, alpha, beta, ply):
         nonlocal nodes, leaves, terminals, interior, cutoffs, fmc, probes, hits, ttcuts
-        nonlocal res, seldepth, pruned, ghi
+        nonlocal res, seldepth, pruned, ghi, ext_limit
         pvt[ply] = ()
         # 1. limits, terminal and draw
         if nodes >= next_check:
@@ -301,6 +305,12 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
             on_root = run.on_root_move
         else:
             on_root = None
+        ext = None
+        if extend and (ply < ext_limit or not ply):  # threat extensions: the moves that make
+            if not ply:                              # a four (or a three) force the reply
+                ext_limit = min(2 * depth, max_ply - depth - 1)   # depth never grows, so
+                # no line goes past ext_limit + depth plies (the PV table's size)
+            ext = threat_moves(state, extend >= 2)
         # 7. the move loop
         best = -INF
         best_move = None
@@ -322,6 +332,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                     terminals += 1
                     v = -term_value(r, ply + 1)
             else:
+                d1 = depth if ext and m in ext else depth - 1
                 red = 0
                 if lmr and i >= LMR_MIN_INDEX and depth >= LMR_MIN_DEPTH and not checked \
                         and (is_capture is None or not is_capture(m)):
@@ -329,23 +340,23 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                 push(m)
                 nodes += 1
                 if red:                     # a late quiet move: reduced null-window probe
-                    v = -negamax(depth - 1 - red, -alpha - 1, -alpha, ply + 1)
+                    v = -negamax(d1 - red, -alpha - 1, -alpha, ply + 1)
                     if v > alpha:           # it beat alpha: search it at full depth
                         res += 1
                         nodes += 1
-                        v = -negamax(depth - 1, -alpha - 1 if scout else -beta, -alpha, ply + 1)
+                        v = -negamax(d1, -alpha - 1 if scout else -beta, -alpha, ply + 1)
                         if scout and alpha < v < beta:
                             res += 1
                             nodes += 1
-                            v = -negamax(depth - 1, -beta, -v, ply + 1)
+                            v = -negamax(d1, -beta, -v, ply + 1)
                 elif scout and i:
-                    v = -negamax(depth - 1, -alpha - 1, -alpha, ply + 1)
-                    if alpha < v < beta and (depth > 1 or noisy):
+                    v = -negamax(d1, -alpha - 1, -alpha, ply + 1)
+                    if alpha < v < beta and (d1 > 0 or noisy):
                         res += 1
                         nodes += 1          # the child is visited again
-                        v = -negamax(depth - 1, -beta, -v, ply + 1)
+                        v = -negamax(d1, -beta, -v, ply + 1)
                 else:
-                    v = -negamax(depth - 1, -beta, -alpha, ply + 1)
+                    v = -negamax(d1, -beta, -alpha, ply + 1)
             pop()
             if on_root is not None:
                 on_root(i, n, m, v)

@@ -71,9 +71,11 @@ class Searcher:
     VCT, :meth:`~gameai.search.threats.ThreatPart.quiet_refutation`),
     ``threat_verify`` (in a timed search, the share of the time that checks of each
     iteration's move against an opponent VCT may use, see :meth:`search`; 0: none),
-    ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`) and
+    ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`),
     ``threat_forced`` (only the replies a four or three forces,
-    :func:`~gameai.search.threats.forced_replies`); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
+    :func:`~gameai.search.threats.forced_replies`) and ``threat_extend`` (1: a move that
+    makes a four is searched one ply deeper, 2: also one that makes a three,
+    :func:`~gameai.search.threats.threat_moves`; 0: off); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
     (quiescence answers check with every evasion), ``mvv_lva``, ``mate_distance``,
     ``repetition`` (see :mod:`gameai.search.core`); ``clock`` (a game clock, see
     :mod:`gameai.search.timeman`); ``backend`` (``python`` or ``compiled``: the numba core
@@ -101,6 +103,7 @@ class Searcher:
                  threat_verify: Annotated[float, Range(0, 1)] = 0.3,
                  threat_swindle: Annotated[int, Range(0, 31)] = 0,
                  threat_shape: Annotated[int, Range(0, 10 ** 6)] = 0,
+                 threat_extend: Annotated[int, Range(0, 2)] = 0,
                  nullmove: bool = False, lmr: bool = False,
                  check_ext: bool = False, evasions: bool = False, mvv_lva: bool = False,
                  mate_distance: bool = False, repetition: bool = False,
@@ -126,6 +129,7 @@ class Searcher:
         self.threats = None
         self.threat_order, self.threat_forced = threat_order, threat_forced
         self.threat_verify = threat_verify
+        self.threat_extend = threat_extend
         self.backend = _backend(backend, self)
         if threats:                              # the compiled core runs the compiled solvers
             solver = None

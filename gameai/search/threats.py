@@ -169,6 +169,21 @@ def forced_replies(state, moves: list) -> list:
     return [m for m in moves if m in keep] or moves
 
 
+def threat_moves(state, threes: bool) -> set[int]:
+    """The points where a stone of the side to move makes a four (and, with ``threes``,
+    a three): the moves after which the opponent's reply is forced (``threat_extend``)."""
+    me = state.to_move
+    lines = state.geo.lines
+    out: set[int] = set()
+    for lid, _code, t in scan(state):
+        cells = lines[lid]
+        mine = t[me]
+        out.update(cells[p] for p in mine[1])
+        if threes:
+            out.update(cells[p] for p in mine[3])
+    return out
+
+
 def double_threats(state) -> tuple[tuple[int, int], bool]:
     """``((black, white), five)``: each colour's double-threat points and whether either
     colour has a five-point (then the position is decided, not shaped).
