@@ -53,13 +53,12 @@ def play_one(rule: str, i: int, seed: int, player: str, max_plies: int = 225,
     import gameai
     from gameai.evaluators.gomoku_patterns import features
     from gameai.games.gomoku_openings import standard_openings
+
+    from .bench_threat_strength import central_stones
     rng = random.Random(f"{seed}/pattern_fit/{rule}/{i}")
     starts = standard_openings()
     state = gameai.load_game(rule, moves=" ".join(starts[rng.randrange(len(starts))]))
-    c = state.size // 2
-    for half in (3, 4):
-        near = [m for m in state.legal_moves() if max(abs(x - c) for x in state.geo.col_row(m)) <= half]
-        state.push(rng.choice(near))
+    central_stones(state, rng)
     searcher = gameai.make_searcher(player)
     rows = []
     while state.result() is None and len(state.move_stack) < max_plies:

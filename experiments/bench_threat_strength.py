@@ -81,6 +81,16 @@ def verdict(points: float, games: int) -> str:
     return "shown" if lo >= GOAL else "refuted" if hi < GOAL else "undecided"
 
 
+def central_stones(state, rng) -> None:
+    """Push a White stone uniformly at random in the central 7x7 square, then a Black one
+    in the central 9x9 (the areas of Renju's Taraguchi opening rule)."""
+    c = state.size // 2
+    for half in (3, 4):
+        near = [m for m in state.legal_moves()
+                if max(abs(x - c) for x in state.geo.col_row(m)) <= half]
+        state.push(rng.choice(near))
+
+
 def balanced_openings(rule: str, count: int, seed: int, backend: str = "python",
                       limit: int = BALANCE) -> list[tuple[str, ...]]:
     """``count`` five-stone openings the plain player judges even (module docstring).
@@ -110,11 +120,7 @@ def balanced_openings(rule: str, count: int, seed: int, backend: str = "python",
             raise RuntimeError(f"only {len(out)} of {count} balanced openings after {tries} tries")
         state = gameai.load_game(rule, moves=" ".join(starts[tries % len(starts)]))
         tries += 1
-        c = state.size // 2
-        for half in (3, 4):
-            near = [m for m in state.legal_moves()
-                    if max(abs(x - c) for x in state.geo.col_row(m)) <= half]
-            state.push(rng.choice(near))
+        central_stones(state, rng)
         if state.key in seen or state.result() is not None:
             continue
         seen.add(state.key)

@@ -386,6 +386,20 @@ def _run_with(b, e, line, colour):
     return n
 
 
+def _walk_straights(g, line, colour, ex) -> set:
+    """A board walk's straight-four points of ``colour`` on ``line``: the empty points
+    where its stone leaves two or more five-points on the line."""
+    b = g.board
+    pts = set()
+    for s in line:
+        if b[s] == EMPTY:
+            b[s] = colour
+            if len(_walk_five_points(g, line, colour, ex)) >= 2:
+                pts.add(s)
+            b[s] = EMPTY
+    return pts
+
+
 def _walk_double_threats(g):
     """double_threats by walking the board: for every empty point and colour, the lines
     where a stone there makes a five-point (a four), or else a point that makes two
@@ -395,21 +409,12 @@ def _walk_double_threats(g):
     cells = [q for q in g.geo.cells if b[q] == EMPTY]
     lines = {tuple(_walk_line(g, q, d)) for q in cells for d in g.dirs}
 
-    def straights(line, colour, ex):
-        pts = set()
-        for s in line:
-            if b[s] == EMPTY:
-                b[s] = colour
-                if len(_walk_five_points(g, line, colour, ex)) >= 2:
-                    pts.add(s)
-                b[s] = EMPTY
-        return pts
     out = []
     for ci, colour in enumerate((BLACK, WHITE)):
         ex = exact[ci]
         if any(_walk_five_points(g, line, colour, ex) for line in lines):
             return None
-        base = {line: straights(line, colour, ex) for line in lines}
+        base = {line: _walk_straights(g, line, colour, ex) for line in lines}
         n = 0
         for q in cells:
             fours = threes = 0
@@ -418,7 +423,7 @@ def _walk_double_threats(g):
                 b[q] = colour
                 if _walk_five_points(g, line, colour, ex):
                     fours += 1
-                elif straights(line, colour, ex) - base[line]:
+                elif _walk_straights(g, line, colour, ex) - base[line]:
                     threes += 1
                 b[q] = EMPTY
             if (fours == 1 and threes == 1) if (g.rule == "renju" and ci == 0) else fours + threes >= 2:
@@ -462,23 +467,14 @@ def _walk_threat_moves(g, threes: bool):
     me = g.to_move
     colour, ex = (BLACK, WHITE)[me], exact[me]
 
-    def straights(line):
-        pts = set()
-        for s in line:
-            if b[s] == EMPTY:
-                b[s] = colour
-                if len(_walk_five_points(g, line, colour, ex)) >= 2:
-                    pts.add(s)
-                b[s] = EMPTY
-        return pts
     out = set()
     for q in cells:
         for d in g.dirs:
             line = tuple(_walk_line(g, q, d))
-            before = straights(line) if threes else set()
+            before = _walk_straights(g, line, colour, ex) if threes else set()
             b[q] = colour
             four = bool(_walk_five_points(g, line, colour, ex))
-            three = threes and not four and bool(straights(line) - before)
+            three = threes and not four and bool(_walk_straights(g, line, colour, ex) - before)
             b[q] = EMPTY
             if four or three:
                 out.add(q)
