@@ -36,6 +36,8 @@ with random openings or time-limited players (fixed-depth players are determinis
 A benchmark, not a test: figures go to the README with this command and the commit they
 ran on.
 
+``--pool DIR...`` plays nothing: it pools the games of several record folders of the same
+two players (other seeds, run at other times) into one verdict (:func:`pool_runs`).
 ``--compare A B`` plays nothing: it reads two record folders written by ``--out`` (one
 rule each, e.g. ``DIR/renju``) on the same openings, matches their games by opening and
 the threat player's colour, and prints the paired difference of the two threat players'
@@ -47,6 +49,7 @@ as much as players).
     gameai bench threat_strength -- --backend compiled --jobs 2
     gameai bench threat_strength -- --rules renju --backend compiled --out DIR
     gameai bench threat_strength -- --compare DIR_A/renju DIR_B/renju
+    gameai bench threat_strength -- --pool SEED16/gomoku SEED17/gomoku
     gameai bench threat_strength -- --openings random --seeds 11 12 13 --games 20
 """
 from __future__ import annotations
@@ -81,6 +84,10 @@ def verdict(points: float, games: int) -> str:
     from .strength import wilson
     lo, hi = wilson(points, games)
     return "shown" if lo >= GOAL else "refuted" if hi < GOAL else "undecided"
+
+
+def _goal_text() -> str:
+    return f"goal (score at least {GOAL:.0%}): " + " ".join(verdict.__doc__.split(":", 1)[1].split())
 
 
 def central_stones(state, rng) -> None:
@@ -184,7 +191,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--diag-time", type=float, default=10.0, help="seconds per diagnosis search")
     ap.add_argument("--compare", nargs=2, metavar=("A", "B"), default=None,
                     help="play nothing: compare two record folders of --out game by game")
+    ap.add_argument("--pool", nargs="+", metavar="DIR", default=None,
+                    help="play nothing: the verdict over several record folders of --out "
+                         "(other seeds, one rule) pooled")
     args = ap.parse_args(argv)
+    if args.pool:
+        try:
+            games, threat, plain = pool_runs(args.pool)
+        except (OSError, ValueError) as e:
+            print(f"gameai bench threat_strength: --pool: {e}")
+            return 2
+        print(f"threat player: {threat}\nplain player:  {plain}\n{_goal_text()}")
+        _print_match(f"{len(args.pool)} runs pooled", games, threat, plain)
+        return 0
     if args.compare:
         try:
             print(compare_runs(*args.compare))
@@ -201,8 +220,7 @@ def main(argv: list[str] | None = None) -> int:
         args.openings, f"{args.opening_plies}-ply random openings")
     print(f"threat player: {threat}\nplain player:  {plain}\n{args.games} games per rule and "
           f"seed, {opening_text}, seeds {' '.join(map(str, args.seeds))}, "
-          f"{args.jobs} workers\ngoal (score at least {GOAL:.0%}):",
-          " ".join(verdict.__doc__.split(":", 1)[1].split()), flush=True)
+          f"{args.jobs} workers\n{_goal_text()}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(args.out) if args.out else Path(tmp)
         book = None
@@ -301,6 +319,39 @@ def compare_runs(a: str | Path, b: str | Path) -> str:
         lines.append(f"  threat player as {'Black' if black else 'White'}: A "
                      f"{sum(sa[k] for k in ks):g}, B {sum(sb[k] for k in ks):g} of {len(ks)}")
     return "\n".join(lines)
+
+
+def pool_runs(folders: list[str | Path]) -> tuple[list[dict], str, str]:
+    """``--pool``: the games of several record folders of the same two players (runs on
+    other seeds, played at different times) as one match: (games, threat, plain).
+
+    Why: a verdict over several seeds should not need them played in one command. The
+    pairs and game ids of each folder are kept apart; the same opening played twice with
+    the same colours, or other players, is refused (the games would count twice)."""
+    import pandas as pd
+    games: list[dict] = []
+    seen: dict[tuple[str, bool], str] = {}
+    players = None
+    for k, folder in enumerate(folders):
+        threat, scores = run_scores(folder)          # (checks the folder and its games)
+        for key in scores:
+            if key in seen:
+                raise ValueError(f"{folder} and {seen[key]} both hold opening {key[0]!r} with "
+                                 f"the threat player as {'Black' if key[1] else 'White'}")
+            seen[key] = str(folder)
+        config = json.loads((Path(folder) / "manifest.json").read_text())["config"]
+        if len(config["players"]) != 2:
+            raise ValueError(f"{folder}: {len(config['players'])} players, not two")
+        pair = (threat, config["players"][1])
+        if players is not None and pair != players:
+            raise ValueError(f"{folder} has other players than {folders[0]}: {pair}")
+        players = pair
+        for g in pd.read_parquet(Path(folder) / "games.parquet").to_dict("records"):
+            games.append(dict(g, pairing=0, game_id=int(g["game_id"]) + k * 1_000_000,
+                              pair=int(g["pair"]) + k * 1_000_000))
+    if players is None:
+        raise ValueError("no record folders given")
+    return games, players[0], players[1]
 
 
 def _print_match(label: str, games: list, threat: str, plain: str) -> None:

@@ -105,9 +105,11 @@ def _record(folder, threat, plain, rows):
     import json
     folder.mkdir(parents=True)
     (folder / "manifest.json").write_text(json.dumps({"config": {"players": [threat, plain]}}))
-    pd.DataFrame([{"game_id": i, "opening": o, "player0": threat if black else plain,
-                   "player1": plain if black else threat,
-                   "score0": score if black else 1 - score}
+    pairs = {o: k for k, o in enumerate(dict.fromkeys(o for o, _, _ in rows))}
+    pd.DataFrame([{"game_id": i, "pairing": 0, "pair": pairs[o], "opening": o,
+                   "player0": threat if black else plain, "player1": plain if black else threat,
+                   "score0": score if black else 1 - score,
+                   "winner": -1 if score == 0.5 else 0 if (score == 1) == black else 1}
                   for i, (o, black, score) in enumerate(rows)]).to_parquet(folder / "games.parquet")
 
 
@@ -138,3 +140,25 @@ def test_compare_names_what_is_wrong(tmp_path, capsys):
     (tmp_path / "b" / "games.parquet").write_bytes(b"not parquet")
     assert bench.main(["--compare", str(tmp_path / "a"), str(tmp_path / "b")]) == 2
     assert "games.parquet cannot be read" in capsys.readouterr().out
+
+
+def test_pool_counts_each_runs_games_once(tmp_path, capsys):
+    """Two runs on other openings pooled: 4 games, the threat player won 3 (both of the
+    first opening, the second one's as Black) and lost 1; pairs: one won twice, one split."""
+    _record(tmp_path / "a", "t(threats=true)", "p", [("h8 h9", True, 1), ("h8 h9", False, 1)])
+    _record(tmp_path / "b", "t(threats=true)", "p", [("h8 i9", True, 1), ("h8 i9", False, 0)])
+    assert bench.main(["--pool", str(tmp_path / "a"), str(tmp_path / "b")]) == 0
+    out = capsys.readouterr().out
+    assert "2 runs pooled: 3-0-1 (W-D-L) in 4 games (won 2 of 2 as black, 1 of 2 as white), " \
+        "score 75.0%" in out
+    assert "(pairs 0 0 1 0 1)" in out
+
+
+def test_pool_refuses_games_that_would_count_twice(tmp_path, capsys):
+    _record(tmp_path / "a", "t(threats=true)", "p", [("h8 h9", True, 1), ("h8 h9", False, 1)])
+    _record(tmp_path / "b", "t(threats=true)", "p", [("h8 i9", True, 1), ("h8 h9", False, 0)])
+    _record(tmp_path / "c", "t(threats=true)", "q", [("h8 j9", True, 1), ("h8 j9", False, 0)])
+    assert bench.main(["--pool", str(tmp_path / "a"), str(tmp_path / "b")]) == 2
+    assert "both hold opening 'h8 h9' with the threat player as White" in capsys.readouterr().out
+    assert bench.main(["--pool", str(tmp_path / "a"), str(tmp_path / "c")]) == 2
+    assert "other players than" in capsys.readouterr().out
