@@ -197,11 +197,14 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.pool:
         try:
-            games, threat, plain = pool_runs(args.pool)
+            games, threat, plain, repeated = pool_runs(args.pool)
         except (OSError, ValueError) as e:
             print(f"gameai bench threat_strength: --pool: {e}")
             return 2
         print(f"threat player: {threat}\nplain player:  {plain}\n{_goal_text()}")
+        if repeated:
+            print(f"{repeated} opening(s) played in more than one of the runs (each time "
+                  f"its games were played again)")
         _print_match(f"{len(args.pool)} runs pooled", games, threat, plain)
         return 0
     if args.compare:
@@ -321,24 +324,28 @@ def compare_runs(a: str | Path, b: str | Path) -> str:
     return "\n".join(lines)
 
 
-def pool_runs(folders: list[str | Path]) -> tuple[list[dict], str, str]:
+def pool_runs(folders: list[str | Path]) -> tuple[list[dict], str, str, int]:
     """``--pool``: the games of several record folders of the same two players (runs on
-    other seeds, played at different times) as one match: (games, threat, plain).
+    other seeds, played at different times) as one match: (games, threat, plain, the
+    number of openings played in more than one of the runs).
 
     Why: a verdict over several seeds should not need them played in one command. The
-    pairs and game ids of each folder are kept apart; the same opening played twice with
-    the same colours, or other players, is refused (the games would count twice)."""
+    pairs and game ids of each folder are kept apart. The same folder twice, or other
+    players, is refused (the games would count twice, or measure something else); an
+    opening that two seeds both drew is kept (its games were played again) and counted."""
     import pandas as pd
     games: list[dict] = []
-    seen: dict[tuple[str, bool], str] = {}
+    runs: dict[Path, str] = {}
+    openings: dict[str, int] = {}
     players = None
     for k, folder in enumerate(folders):
+        real = Path(folder).resolve()
+        if real in runs:
+            raise ValueError(f"{folder} is given twice (as {runs[real]})")
+        runs[real] = str(folder)
         threat, scores = run_scores(folder)          # (checks the folder and its games)
-        for key in scores:
-            if key in seen:
-                raise ValueError(f"{folder} and {seen[key]} both hold opening {key[0]!r} with "
-                                 f"the threat player as {'Black' if key[1] else 'White'}")
-            seen[key] = str(folder)
+        for o in {o for o, _ in scores}:
+            openings[o] = openings.get(o, 0) + 1
         config = json.loads((Path(folder) / "manifest.json").read_text())["config"]
         if len(config["players"]) != 2:
             raise ValueError(f"{folder}: {len(config['players'])} players, not two")
@@ -351,7 +358,7 @@ def pool_runs(folders: list[str | Path]) -> tuple[list[dict], str, str]:
                               pair=int(g["pair"]) + k * 1_000_000))
     if players is None:
         raise ValueError("no record folders given")
-    return games, players[0], players[1]
+    return games, players[0], players[1], sum(n > 1 for n in openings.values())
 
 
 def _print_match(label: str, games: list, threat: str, plain: str) -> None:

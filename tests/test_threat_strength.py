@@ -156,9 +156,18 @@ def test_pool_counts_each_runs_games_once(tmp_path, capsys):
 
 def test_pool_refuses_games_that_would_count_twice(tmp_path, capsys):
     _record(tmp_path / "a", "t(threats=true)", "p", [("h8 h9", True, 1), ("h8 h9", False, 1)])
-    _record(tmp_path / "b", "t(threats=true)", "p", [("h8 i9", True, 1), ("h8 h9", False, 0)])
     _record(tmp_path / "c", "t(threats=true)", "q", [("h8 j9", True, 1), ("h8 j9", False, 0)])
-    assert bench.main(["--pool", str(tmp_path / "a"), str(tmp_path / "b")]) == 2
-    assert "both hold opening 'h8 h9' with the threat player as White" in capsys.readouterr().out
+    assert bench.main(["--pool", str(tmp_path / "a"), str(tmp_path / "a" / ".." / "a")]) == 2
+    assert "is given twice" in capsys.readouterr().out
     assert bench.main(["--pool", str(tmp_path / "a"), str(tmp_path / "c")]) == 2
     assert "other players than" in capsys.readouterr().out
+
+
+def test_pool_keeps_and_counts_an_opening_two_seeds_drew(tmp_path, capsys):
+    """Two seeds may draw the same opening; its games were played twice and both count."""
+    _record(tmp_path / "a", "t(threats=true)", "p", [("h8 h9", True, 1), ("h8 h9", False, 1)])
+    _record(tmp_path / "b", "t(threats=true)", "p", [("h8 i9", True, 1), ("h8 h9", False, 0)])
+    assert bench.main(["--pool", str(tmp_path / "a"), str(tmp_path / "b")]) == 0
+    out = capsys.readouterr().out
+    assert "1 opening(s) played in more than one of the runs" in out
+    assert "3-0-1 (W-D-L) in 4 games" in out
