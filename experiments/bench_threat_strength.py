@@ -272,9 +272,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def run_scores(folder: str | Path) -> tuple[str, dict[tuple[str, bool], float]]:
-    """The threat player's spec (the first player of the run's manifest) and its score in
-    each game of a record folder, keyed by (opening, threat player has Black)."""
+def read_run(folder: str | Path):
+    """A record folder of ``--out`` (one rule): its manifest's players and its games
+    (a DataFrame), each game checked to hold the threat player (the first player) and no
+    opening played twice with the same colours; a clear ``ValueError`` otherwise."""
     import pandas as pd
     folder = Path(folder)
     for name in ("manifest.json", "games.parquet"):
@@ -282,23 +283,33 @@ def run_scores(folder: str | Path) -> tuple[str, dict[tuple[str, bool], float]]:
             raise ValueError(f"{folder} holds no {name} (give a folder written by --out, "
                              f"one rule: DIR/gomoku or DIR/renju)")
     try:
-        threat = json.loads((folder / "manifest.json").read_text())["config"]["players"][0]
+        players = json.loads((folder / "manifest.json").read_text())["config"]["players"]
+        threat = players[0]
         games = pd.read_parquet(folder / "games.parquet")
     except (json.JSONDecodeError, KeyError, IndexError, TypeError) as e:
         raise ValueError(f"{folder / 'manifest.json'}: no players list in its config ({e!r})")
     except Exception as e:                  # pyarrow's errors for a broken file
         raise ValueError(f"{folder / 'games.parquet'} cannot be read: {e}")
-    out: dict[tuple[str, bool], float] = {}
+    seen = set()
     for g in games.itertuples():
         black = g.player0 == threat
         if not black and g.player1 != threat:
             raise ValueError(f"{folder}: game {g.game_id} has no {threat}")
-        key = (g.opening, black)
-        if key in out:
+        if (g.opening, black) in seen:
             raise ValueError(f"{folder}: opening {g.opening!r} is played twice with the "
                              f"threat player as {'Black' if black else 'White'}")
-        out[key] = float(g.score0 if black else 1 - g.score0)
-    return threat, out
+        seen.add((g.opening, black))
+    return players, games
+
+
+def run_scores(folder: str | Path) -> tuple[str, dict[tuple[str, bool], float]]:
+    """The threat player's spec (the first player of the run's manifest) and its score in
+    each game of a record folder, keyed by (opening, threat player has Black)."""
+    players, games = read_run(folder)
+    threat = players[0]
+    return threat, {(g.opening, g.player0 == threat):
+                    float(g.score0 if g.player0 == threat else 1 - g.score0)
+                    for g in games.itertuples()}
 
 
 def compare_runs(a: str | Path, b: str | Path) -> str:
@@ -333,7 +344,6 @@ def pool_runs(folders: list[str | Path]) -> tuple[list[dict], str, str, int]:
     pairs and game ids of each folder are kept apart. The same folder twice, or other
     players, is refused (the games would count twice, or measure something else); an
     opening that two seeds both drew is kept (its games were played again) and counted."""
-    import pandas as pd
     games: list[dict] = []
     runs: dict[Path, str] = {}
     openings: dict[str, int] = {}
@@ -343,17 +353,15 @@ def pool_runs(folders: list[str | Path]) -> tuple[list[dict], str, str, int]:
         if real in runs:
             raise ValueError(f"{folder} is given twice (as {runs[real]})")
         runs[real] = str(folder)
-        threat, scores = run_scores(folder)          # (checks the folder and its games)
-        for o in {o for o, _ in scores}:
+        names, run = read_run(folder)
+        if len(names) != 2:
+            raise ValueError(f"{folder}: {len(names)} players, not two")
+        if players is not None and tuple(names) != players:
+            raise ValueError(f"{folder} has other players than {folders[0]}: {tuple(names)}")
+        players = tuple(names)
+        for o in set(run.opening):
             openings[o] = openings.get(o, 0) + 1
-        config = json.loads((Path(folder) / "manifest.json").read_text())["config"]
-        if len(config["players"]) != 2:
-            raise ValueError(f"{folder}: {len(config['players'])} players, not two")
-        pair = (threat, config["players"][1])
-        if players is not None and pair != players:
-            raise ValueError(f"{folder} has other players than {folders[0]}: {pair}")
-        players = pair
-        for g in pd.read_parquet(Path(folder) / "games.parquet").to_dict("records"):
+        for g in run.to_dict("records"):
             games.append(dict(g, pairing=0, game_id=int(g["game_id"]) + k * 1_000_000,
                               pair=int(g["pair"]) + k * 1_000_000))
     if players is None:
