@@ -300,8 +300,8 @@ def test_a_timed_check_goes_beyond_the_fixed_budget(compiled):
     i10 White has a VCT (15 plies by a fresh ``vct`` search, which takes 54,000 nodes; the
     check's deepening takes about 58,000), beyond the 50,000 a depth-limited search's
     check of its move gets. A timed search's check (given
-    ``should_stop``) may go further and proves it; one stopped at once proves nothing
-    and stores nothing."""
+    ``should_stop``) may go further and proves it, and stores the move as lost; the
+    fixed check and one stopped at once prove nothing and store nothing."""
     from gameai.compiled.threats import part_solvers
     from gameai.search.threats import ThreatPart
     g = gameai.load_game("gomoku", moves="h8 i9 j8 k8 h9 k9 g8 k10 k7")
@@ -315,7 +315,9 @@ def test_a_timed_check_goes_beyond_the_fixed_budget(compiled):
     assert not stopped._by_key
     assert timed.refutes(g, i10, lambda n: False)
     g.push(i10)
-    assert 0 < timed.reply(g, 1) <= 15 and stopped.reply(g, 1) == fixed.reply(g, 1) == 0
+    for part in (fixed, stopped):                       # nothing stored as lost
+        assert not part._replies.get(g.key) and not part._by_key.get(g.key)
+    assert 0 < timed._replies[g.key] == timed.reply(g, 1) <= 15
     assert gameai.make_searcher("vct(depth=15,backend=compiled)").search(g).value == MATE - 15
 
 

@@ -316,6 +316,33 @@ def test_the_move_chosen_gets_a_longer_check():
     assert part.nodes == before
 
 
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_an_unfinished_pass_check_leaves_the_reply_checks_on(backend):
+    """The pass check (would the opponent have a VCT if we passed?) proves nothing when
+    its budget runs out, so every root move still gets its reply check. Before this was
+    read as "no threat" and no root move was checked. Black's open three h8-h10: a White
+    move elsewhere lets Black make an open four (a 3-ply VCT), the block at h11 does not."""
+    from gameai.search.threats import ThreatPart
+
+    def solvers():
+        if backend == "python":
+            return None
+        from gameai.compiled.threats import part_solvers
+        return part_solvers()
+    g = gameai.load_game("gomoku", moves="h8 a1 h9 a3 h10")
+    part = ThreatPart(pass_nodes=1, solver=solvers())
+    assert part.root(g, lambda n: False) == (0, [])
+    assert not part.pass_clear                          # unfinished, not cleared
+    for move, plies in (("o15", 3), ("h11", 0)):
+        g.push(g.parse_move(move))
+        assert part.reply(g, 1) == plies, move          # (was 0 for every move)
+        g.pop()
+    assert part.opponent_threat is True                 # unknown: no proof to narrow by
+    full = ThreatPart(solver=solvers())                  # the whole budget: proven, narrowed
+    full.root(g, lambda n: False)
+    assert full.opponent_threat and full.opponent_threat is not True and full._touch
+
+
 def test_threat_effort_multiplies_the_check_budgets():
     """threat_effort=N gives every threat check N times the nodes (a faster solver affords
     more); the defaults are effort 1."""

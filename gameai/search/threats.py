@@ -964,8 +964,9 @@ class ThreatPart:
       is played at once with its line as the PV;
     * after each root move (ply 1): a VCT of up to ``vct_depth`` plies for the opponent,
       within ``reply_nodes`` (once per root move and search); a root move that allows one
-      is scored as lost. These checks run only when the opponent has a VCT after a pass of
-      ours (one search at the root, within ``pass_nodes``), and a root move on no point
+      is scored as lost. These checks are skipped when the opponent has no VCT even after a
+      pass of ours (one search at the root, within ``pass_nodes``; one that runs out of
+      nodes or time proves nothing, so the checks run), and a root move on no point
       of that proof that is not a four and makes no new four-point of ours (which could
       give us a counter-four the proof did not meet) is scored lost without a search. For
       a VCF proof that is the dependency argument; for a VCT proof it is a heuristic (a
@@ -1035,7 +1036,8 @@ class ThreatPart:
             ([(self.vct, horizon_vct, horizon_nodes)] if horizon_vct else [])
         self.nodes = 0
         #: set by :meth:`root`: False when the opponent has no VCT even after a pass of
-        #: ours, so no root move can allow one and :meth:`reply` has nothing to check
+        #: ours (so no root move can allow one and :meth:`reply` has nothing to check),
+        #: its plies when it has one, True when unknown (not searched, or unfinished)
         self.opponent_threat = True
         #: set by :meth:`root`: the pass check finished without finding a VCT (not merely
         #: ran out of nodes), so :meth:`refutes` has nothing to verify
@@ -1092,10 +1094,12 @@ class ThreatPart:
             sv = self.vct
             before = sv.nodes
             _pass(state)
-            try:                                 # (not found within the budget: as no threat)
-                n = self.opponent_threat = sv.win_within(state, self.vct_depth, 1, left, True,
-                                                         should_stop)
+            try:
+                n = sv.win_within(state, self.vct_depth, 1, left, True, should_stop)
                 self.pass_clear = not n and not sv.aborted
+                # unfinished (the budget or the clock ran out): not known to be safe, so
+                # every root move keeps its reply check (True), with no proof to narrow them
+                self.opponent_threat = n or not self.pass_clear
                 if n:                            # the root moves that can touch its proof
                     self._touch = sv.proof_points(state)
                     if self._touch is not None:
