@@ -129,13 +129,17 @@ def balanced_openings(rule: str, count: int, seed: int, backend: str = "python",
     judges = [gameai.make_searcher(f"negascout(depth={d},tt=true,history=true,id=true{b})")
               for d in depths]
     vct = gameai.make_searcher(f"vct(depth=15,nodes=20000{b})")
+    from tqdm import tqdm
     rng = random.Random(f"{seed}/balanced/{rule}")
     starts = standard_openings()
     out: list[tuple[str, ...]] = []
     seen: set[int] = set()
     tries = 0
+    bar = tqdm(total=count, desc=f"{rule} openings", unit="opening", leave=False)
     while len(out) < count:
+        bar.set_postfix_str(f"{tries} tried", refresh=False)
         if tries > 200 * count:
+            bar.close()
             raise RuntimeError(f"only {len(out)} of {count} balanced openings after {tries} tries")
         state = gameai.load_game(rule, moves=" ".join(starts[tries % len(starts)]))
         tries += 1
@@ -153,6 +157,8 @@ def balanced_openings(rule: str, count: int, seed: int, backend: str = "python",
         if won and won > 0:
             continue
         out.append(tuple(state.move_str(m) for m in state.move_stack))
+        bar.update()
+    bar.close()
     return out
 
 
