@@ -46,11 +46,19 @@ on the same openings differ only where their play differs, so the comparison is 
 tighter than two separate intervals (and two runs on different seeds compare openings
 as much as players).
 
+``--replay DIR...`` replays every (opening, colour) the threat player lost in the record
+folders, against the runs' plain player, once with each ``--replay-with`` spec (default:
+the runs' threat player), and prints how many each saved, with Wilson intervals and, for
+two specs, the paired difference. Why: a colour-split pair may mean an opening that its
+colour wins whoever plays it (a cap no player can lift) or a loss by chance. Replaying
+the same setting tells the two apart, and a longer time tells whether strength helps.
+
     gameai bench threat_strength -- --backend compiled --jobs 2
     gameai bench threat_strength -- --rules renju --backend compiled --out DIR
     gameai bench threat_strength -- --compare DIR_A/renju DIR_B/renju
     gameai bench threat_strength -- --pool SEED16/gomoku SEED17/gomoku
     gameai bench threat_strength -- --openings random --seeds 11 12 13 --games 20
+    gameai bench threat_strength -- --replay A/gomoku B/gomoku --replay-with T10 T2 --out DIR
 """
 from __future__ import annotations
 
@@ -200,7 +208,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pool", nargs="+", metavar="DIR", default=None,
                     help="play nothing: the verdict over several record folders of --out "
                          "(other seeds, one rule) pooled")
+    ap.add_argument("--replay", nargs="+", metavar="DIR", default=None,
+                    help="replay the games the threat player lost in these record folders")
+    ap.add_argument("--replay-with", nargs="+", metavar="SPEC", default=None,
+                    help="--replay: the threat players to replay with (default: the runs')")
     args = ap.parse_args(argv)
+    if args.replay:
+        try:
+            print(replay_losses(args.replay, args.replay_with, args.jobs, args.out,
+                                args.max_plies))
+        except (OSError, ValueError) as e:
+            print(f"gameai bench threat_strength: --replay: {e}")
+            return 2
+        return 0
     if args.pool:
         try:
             games, threat, plain, repeated = pool_runs(args.pool)
@@ -373,6 +393,96 @@ def pool_runs(folders: list[str | Path]) -> tuple[list[dict], str, str, int]:
     if players is None:
         raise ValueError("no record folders given")
     return games, players[0], players[1], sum(n > 1 for n in openings.values())
+
+
+def lost_assignments(folders: list[str | Path]) -> tuple[str, str, str, list[tuple[str, bool]]]:
+    """``--replay``: (game, threat player, plain player, every (opening, threat player has
+    Black) the threat player lost in the record folders, once each, in order). The runs
+    must share their game and plain player (else the replays would measure another match)."""
+    found: dict[tuple[str, bool], None] = {}
+    ident = None
+    for folder in folders:
+        names, games = read_run(folder)
+        try:
+            game = json.loads((Path(folder) / "manifest.json").read_text())["config"]["game"]
+        except KeyError:
+            raise ValueError(f"{Path(folder) / 'manifest.json'}: no game in its config")
+        if ident is not None and (game, names[1]) != ident[::2]:
+            raise ValueError(f"{folder}: another game or plain player ({game}, {names[1]}) "
+                             f"than {folders[0]} ({ident[0]}, {ident[2]})")
+        ident = ident or (game, names[0], names[1])
+        for g in games.itertuples():
+            black = g.player0 == names[0]
+            if g.winner == (1 if black else 0):
+                found[(g.opening, black)] = None
+    if ident is None:
+        raise ValueError("no record folders given")
+    return (*ident, list(found))
+
+
+def replay_losses(folders: list[str | Path], specs: list[str] | None, jobs: int,
+                  out: str | None = None, max_plies: int = 400) -> str:
+    """``--replay`` (module docstring): the report; with ``out``, the games as
+    ``replay.csv`` plus ``manifest.json``."""
+    import pandas as pd
+    from joblib import Parallel, delayed
+    from tqdm import tqdm
+
+    from gameai.manifest import write_manifest
+    from gameai.tournament.play import play_game
+    from gameai.tournament.schedule import GameTask, derive_seed, display_name
+    from gameai.tournament.stats import paired_difference
+
+    from .strength import wilson
+    game, threat, plain, lost = lost_assignments(folders)
+    specs = list(specs or [threat])
+    if not lost:
+        return f"the threat player lost no game in {' '.join(map(str, folders))}"
+    tasks, colours = [], []
+    for i, (opening, black) in enumerate(lost):
+        for spec in specs:
+            colours.append(black)
+            players = (spec, plain) if black else (plain, spec)
+            tasks.append(GameTask(game_id=len(tasks), game=game, players=players,
+                                  names=tuple(display_name(x) for x in players), pairing=0,
+                                  pair=i, opening_id=i, opening=tuple(opening.split()),
+                                  seed=derive_seed("replay", opening, black, spec),
+                                  max_plies=max_plies))
+    results = list(tqdm(Parallel(n_jobs=jobs, return_as="generator")(
+        delayed(play_game)(t) for t in tasks), total=len(tasks), desc="replay", unit="game"))
+    rows = []
+    for t, black, r in zip(tasks, colours, results):
+        g = r["game"]
+        side = 0 if black else 1
+        rows.append({"opening": g["opening"], "threat_black": black,
+                     "threat": t.players[side], "plain": plain, "winner": g["winner"],
+                     "score": 0.5 if g["winner"] < 0 else float(g["winner"] == side),
+                     "reason": g["reason"], "plies": g["plies"], "time_s": g["time_s"]})
+    df = pd.DataFrame(rows)
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        df.to_csv(Path(out) / "replay.csv", index=False)
+        write_manifest(Path(out) / "manifest.json", {"replay": [str(f) for f in folders],
+                       "game": game, "plain": plain, "specs": specs, "max_plies": max_plies})
+    lines = [f"{len(lost)} lost games (opening, colour) of {' '.join(map(str, folders))} "
+             f"replayed against {plain}"]
+    scores = []
+    for spec in specs:
+        d = df[df.threat == spec]
+        scores.append(list(d.score))
+        saved = int((d.score > 0).sum())
+        lo, hi = wilson(saved, len(d))
+        b, w = d[d.threat_black], d[~d.threat_black]
+        lines.append(f"{spec}: saved {saved} of {len(d)} (won {int((d.score == 1).sum())}, "
+                     f"drawn {int((d.score == 0.5).sum())}), {saved / len(d):.1%}, Wilson 95% "
+                     f"[{lo:.1%}, {hi:.1%}]; as Black {int((b.score > 0).sum())} of {len(b)}, "
+                     f"as White {int((w.score > 0).sum())} of {len(w)}")
+    if len(specs) == 2:
+        p = paired_difference(*scores)
+        lines.append(f"paired: the first scored more in {p.better_a}, the second in "
+                     f"{p.better_b}; difference {p.mean:+.1%} of a point a game, 95% interval "
+                     f"[{p.lo:+.1%}, {p.hi:+.1%}]; sign test p = {p.p_sign:.3f}")
+    return "\n".join(lines)
 
 
 def _print_match(label: str, games: list, threat: str, plain: str) -> None:
