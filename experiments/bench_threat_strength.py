@@ -298,10 +298,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def read_run(folder: str | Path):
-    """A record folder of ``--out`` (one rule): its manifest's players and its games
-    (a DataFrame), each game checked to hold the threat player (the first player) and no
-    opening played twice with the same colours; a clear ``ValueError`` otherwise."""
+def read_run(folder: str | Path, want: str = "players"):
+    """A record folder of ``--out`` (one rule): its manifest's players (or, with
+    ``want="config"``, its whole config) and its games (a DataFrame), each game checked to
+    hold the threat player (the first player) and no opening played twice with the same
+    colours; a clear ``ValueError`` otherwise."""
     import pandas as pd
     folder = Path(folder)
     for name in ("manifest.json", "games.parquet"):
@@ -309,7 +310,8 @@ def read_run(folder: str | Path):
             raise ValueError(f"{folder} holds no {name} (give a folder written by --out, "
                              f"one rule: DIR/gomoku or DIR/renju)")
     try:
-        players = json.loads((folder / "manifest.json").read_text())["config"]["players"]
+        config = json.loads((folder / "manifest.json").read_text())["config"]
+        players = config["players"]
         threat = players[0]
         games = pd.read_parquet(folder / "games.parquet")
     except (json.JSONDecodeError, KeyError, IndexError, TypeError) as e:
@@ -325,7 +327,7 @@ def read_run(folder: str | Path):
             raise ValueError(f"{folder}: opening {g.opening!r} is played twice with the "
                              f"threat player as {'Black' if black else 'White'}")
         seen.add((g.opening, black))
-    return players, games
+    return (config if want == "config" else players), games
 
 
 def run_scores(folder: str | Path) -> tuple[str, dict[tuple[str, bool], float]]:
@@ -402,11 +404,11 @@ def lost_assignments(folders: list[str | Path]) -> tuple[str, str, str, list[tup
     found: dict[tuple[str, bool], None] = {}
     ident = None
     for folder in folders:
-        names, games = read_run(folder)
-        try:
-            game = json.loads((Path(folder) / "manifest.json").read_text())["config"]["game"]
-        except KeyError:
+        config, games = read_run(folder, want="config")
+        names = config["players"]
+        if "game" not in config:
             raise ValueError(f"{Path(folder) / 'manifest.json'}: no game in its config")
+        game = config["game"]
         if ident is not None and (game, names[1]) != ident[::2]:
             raise ValueError(f"{folder}: another game or plain player ({game}, {names[1]}) "
                              f"than {folders[0]} ({ident[0]}, {ident[2]})")
@@ -423,19 +425,18 @@ def lost_assignments(folders: list[str | Path]) -> tuple[str, str, str, list[tup
 def replay_losses(folders: list[str | Path], specs: list[str] | None, jobs: int,
                   out: str | None = None, max_plies: int = 400) -> str:
     """``--replay`` (module docstring): the report; with ``out``, the games as
-    ``replay.csv`` plus ``manifest.json``."""
+    ``replay.csv`` plus ``manifest.json``, and each game in ``out``'s journal as soon as
+    it ends, so a stopped replay loses no finished game and resumes where it stopped."""
     import pandas as pd
-    from joblib import Parallel, delayed
-    from tqdm import tqdm
 
-    from gameai.manifest import write_manifest
-    from gameai.tournament.play import play_game
     from gameai.tournament.schedule import GameTask, derive_seed, display_name
-    from gameai.tournament.stats import paired_difference
 
-    from .strength import wilson
     game, threat, plain, lost = lost_assignments(folders)
     specs = list(specs or [threat])
+    twice = sorted({s for s in specs if specs.count(s) > 1})
+    if twice:
+        raise ValueError(f"--replay-with names {', '.join(twice)} more than once (its games "
+                         f"would count twice); give each spec once")
     if not lost:
         return f"the threat player lost no game in {' '.join(map(str, folders))}"
     tasks, colours = [], []
@@ -448,11 +449,11 @@ def replay_losses(folders: list[str | Path], specs: list[str] | None, jobs: int,
                                   pair=i, opening_id=i, opening=tuple(opening.split()),
                                   seed=derive_seed("replay", opening, black, spec),
                                   max_plies=max_plies))
-    results = list(tqdm(Parallel(n_jobs=jobs, return_as="generator")(
-        delayed(play_game)(t) for t in tasks), total=len(tasks), desc="replay", unit="game"))
+    config = {"replay": [str(f) for f in folders], "game": game, "plain": plain,
+              "specs": specs, "max_plies": max_plies}
+    results = _play_replays(tasks, jobs, out, config)
     rows = []
-    for t, black, r in zip(tasks, colours, results):
-        g = r["game"]
+    for t, black, g in zip(tasks, colours, results):
         side = 0 if black else 1
         rows.append({"opening": g["opening"], "threat_black": black,
                      "threat": t.players[side], "plain": plain, "winner": g["winner"],
@@ -460,11 +461,55 @@ def replay_losses(folders: list[str | Path], specs: list[str] | None, jobs: int,
                      "reason": g["reason"], "plies": g["plies"], "time_s": g["time_s"]})
     df = pd.DataFrame(rows)
     if out:
-        Path(out).mkdir(parents=True, exist_ok=True)
         df.to_csv(Path(out) / "replay.csv", index=False)
-        write_manifest(Path(out) / "manifest.json", {"replay": [str(f) for f in folders],
-                       "game": game, "plain": plain, "specs": specs, "max_plies": max_plies})
-    lines = [f"{len(lost)} lost games (opening, colour) of {' '.join(map(str, folders))} "
+    return _replay_report(df, specs, plain, len(lost), folders)
+
+
+def _play_replays(tasks: list, jobs: int, out: str | None, config: dict) -> list[dict]:
+    """Every task's game row, in task order. With ``out``: games already in its journal
+    are not played again (the manifest must hold the same replay, else ``ValueError``
+    and nothing is changed), and each new game is journaled as it ends."""
+    from joblib import Parallel, delayed
+    from tqdm import tqdm
+
+    from gameai.manifest import write_manifest
+    from gameai.tournament.play import play_game
+    from gameai.tournament.records import RecordStore
+
+    def play(todo):
+        return tqdm(Parallel(n_jobs=jobs, return_as="generator")(
+            delayed(play_game)(t) for t in todo), total=len(todo), desc="replay", unit="game")
+    if not out:
+        return [r["game"] for r in play(tasks)]
+    man = Path(out) / "manifest.json"
+    if man.is_file():
+        try:
+            old = json.loads(man.read_text())["config"]
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            raise ValueError(f"{man} cannot be read ({e!r}); use another --out folder")
+        if old != config:
+            raise ValueError(f"{out} holds another replay ({old}); use another --out folder")
+    store = RecordStore(out)
+    try:
+        for gid, g in store.games.items():
+            if gid >= len(tasks) or (g.get("spec0"), g.get("spec1")) != tasks[gid].players:
+                raise ValueError(f"{out}: its journal holds game {gid}, which is not in this "
+                                 f"replay; use another --out folder (nothing was changed)")
+        write_manifest(man, config)
+        for r in play([t for t in tasks if t.game_id not in store.games]):
+            store.add(r)
+        store.flush()
+    finally:
+        store.close()
+    return [store.games[t.game_id] for t in tasks]
+
+
+def _replay_report(df, specs: list[str], plain: str, lost: int, folders) -> str:
+    """The saves of each spec with Wilson intervals, and for two specs their paired difference."""
+    from gameai.tournament.stats import paired_difference
+
+    from .strength import wilson
+    lines = [f"{lost} lost games (opening, colour) of {' '.join(map(str, folders))} "
              f"replayed against {plain}"]
     scores = []
     for spec in specs:

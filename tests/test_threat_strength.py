@@ -220,3 +220,37 @@ def test_replay_plays_each_lost_game_again_with_each_player(tmp_path, capsys):
     assert (tmp_path / "out" / "manifest.json").is_file()
     assert bench.main(["--replay", str(tmp_path / "nothing")]) == 2
     assert "holds no manifest.json" in capsys.readouterr().out
+
+
+def test_replay_refuses_a_repeated_spec_and_resumes_from_its_journal(tmp_path, capsys,
+                                                                     monkeypatch):
+    import gameai.tournament.play as play
+    threat, plain = "negascout(depth=1,threats=true)", "negascout(depth=2)"
+    _record(tmp_path / "run", threat, plain, [("h8 h9 g7", True, 0), ("h8 i9 j8", False, 0)])
+    _manifest_game(tmp_path / "run")
+    run, out = str(tmp_path / "run"), str(tmp_path / "out")
+    assert bench.main(["--replay", run, "--replay-with", "negascout(depth=1)",
+                       "negascout(depth=1)", "--out", out]) == 2
+    assert "more than once" in capsys.readouterr().out and not (tmp_path / "out").exists()
+    played = []
+    real = play.play_game
+    monkeypatch.setattr(play, "play_game", lambda t: played.append(t.game_id) or real(t))
+    argv = ["--replay", run, "--replay-with", "negascout(depth=1)", "--jobs", "1", "--out", out]
+    assert bench.main(argv) == 0
+    first = pd.read_csv(tmp_path / "out" / "replay.csv")
+    assert sorted(played) == [0, 1]
+    # a replay stopped after its first game: the journal keeps it, the rerun plays the other
+    journal = tmp_path / "out" / "journal.jsonl"
+    journal.write_text(journal.read_text().splitlines()[0] + "\n")
+    (tmp_path / "out" / "games.parquet").unlink()
+    played.clear()
+    assert bench.main(argv) == 0
+    again = pd.read_csv(tmp_path / "out" / "replay.csv")
+    assert played == [1] and again.iloc[:1].equals(first.iloc[:1])   # kept, time and all
+    assert again.drop(columns="time_s").equals(first.drop(columns="time_s"))  # same game
+    capsys.readouterr()
+    # another replay into the same folder is refused before anything is played
+    played.clear()
+    assert bench.main(["--replay", run, "--replay-with", "negascout(depth=2)", "--jobs", "1",
+                       "--out", out]) == 2
+    assert "holds another replay" in capsys.readouterr().out and played == []
