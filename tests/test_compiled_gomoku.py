@@ -33,8 +33,8 @@ def _code(outcome) -> int:
     return 2 if outcome.winner is None else outcome.winner
 
 
-EVALUATORS = ["gomoku.patterns", "gomoku.patterns(open_three=-7,two=3,four=0,win=900001)",
-              "gomoku.position"]
+EVALUATORS = ["gomoku.patterns", "gomoku.patterns(tempo=40000)",
+              "gomoku.patterns(open_three=-7,two=3,four=0,win=900001)", "gomoku.position"]
 
 
 class Pair:

@@ -113,7 +113,39 @@ def reference_patterns(ev, state) -> int:
     if fo[1] or fo[2] >= 2:
         return -(w.win // 2)
     ks = (w.five, w.open_four, w.four, w.open_three, w.three, w.open_two, w.two)
-    return max(-w.win, min(w.win, sum(k * (a - b) for k, a, b in zip(ks, fm, fo))))
+    lin = sum(k * (a - b) for k, a, b in zip(ks, fm, fo))
+    if fo[2] == 0 and fm[3]:                     # the tempo term, as the module doc says it
+        lin += w.tempo
+    elif (fo[2] and fo[3]) or fo[3] >= 2:
+        lin -= w.tempo
+    return max(-w.win, min(w.win, lin))
+
+
+def test_the_tempo_term_knows_whose_move_it_is():
+    plain, tempo = (gameai.make_evaluator(f"gomoku.patterns{x}") for x in ("", "(tempo=40000)"))
+    # black open three g8-h8-i8, white open three c3-c4-c5: the side to move wins the race
+    s = gameai.load_game("gomoku", moves="g8 c3 h8 c4 i8 c5")           # black to move
+    assert tempo(s) == plain(s) + 40000
+    s.push(s.parse_move("a1"))                                           # white to move
+    assert tempo(s) == plain(s) + 40000
+    # white has no open three, black has two (g8-h8-i8 and h9-h10 with h8): white to move loses
+    s = gameai.load_game("gomoku", moves="g8 a1 h8 a3 i8 a5 h9 a7 h10")
+    assert tempo(s) == plain(s) - 40000
+    # black (to move) must block white's four a1-a4 first, then white's open three c3-c5 wins
+    s = gameai.load_game("gomoku", moves="o15 a1 n15 a2 m14 a3 k13 a4 j13 c3 o11 c4 o9 c5")
+    assert tempo(s) == plain(s) - 40000
+    # one open three of the side not to move and no four: nothing to add
+    s = gameai.load_game("gomoku", moves="a1 c3 o15 c4 a15 c5")
+    assert tempo(s) == plain(s)
+    rng = random.Random(7)
+    for i in range(40):
+        t = gameai.load_game("gomoku", rule=("freestyle", "standard", "renju")[i % 3], moves="h8")
+        for _ in range(rng.randrange(4, 20)):
+            if t.result():
+                break
+            t.push(rng.choice(t.legal_moves()))
+        if not t.result():
+            assert tempo(t) == reference_patterns(tempo, t)
 
 
 def test_patterns_weights_parameter_object():

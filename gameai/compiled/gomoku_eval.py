@@ -36,7 +36,8 @@ SCR_BUF = SCR + 32                  # pointweight: candidate points (<= 680)
 SCR_LV = SCR_BUF + 704              # line_value's scratch (256)
 MEMO = SCR_LV + 256                 # slot s: code, value, black, white threats at MEMO + 4s
 T_LIN, T_TB, T_TW, T_NCELLS, T_FILL, T_SLOTS, T_GID, T_LOGN = range(8)   # TOT fields
-M20 = (1 << 20) - 1                 # threat counts: five | open four << 20 | four << 40
+M15 = (1 << 15) - 1                 # threat counts: five | open four << 15 | four << 30
+                                    # | open three << 45
 MULT = -7046029254386353131         # 0x9E3779B97F4A7C15 as int64: Fibonacci hashing
 
 
@@ -74,7 +75,7 @@ def _make(ev, state):
         return None
     slots = 0
     if kind == K_PATTERNS:
-        params = (*ev._k, ev.weights.win)
+        params = (*ev._k, ev.weights.win, ev.weights.tempo)
         slots = 1 << MEMO_BITS
     elif kind == K_POSITION:
         params = tuple(position_table(state.geo))
@@ -205,7 +206,8 @@ def _two_in(c, lo, hi):
 @jit(_nrt=False)
 def line_value(code, exb, exw, e):
     """One line's Σ K_i (F_i(black) - F_i(white)) and the threat counts (five | open four
-    << 20 | four << 40) of black and of white. Computed once per code (memo)."""
+    << 15 | four << 30 | open three << 45) of black and of white. Computed once per code
+    (memo)."""
     scr = e[SCR_LV:SCR_LV + 256]
     dig, c, f = scr[0:32], scr[32:64], scr[64:80]
     L = 0
@@ -223,10 +225,11 @@ def line_value(code, exb, exw, e):
         sign = 1 if player == 0 else -1
         for k in range(7):
             lin += sign * e[EW + k] * f[k]
+        t = f[0] | (f[1] << 15) | (f[2] << 30) | (f[3] << 45)
         if player == 0:
-            tb = f[0] | (f[1] << 20) | (f[2] << 40)
+            tb = t
         else:
-            tw = f[0] | (f[1] << 20) | (f[2] << 40)
+            tw = t
     return lin, tb, tw
 
 
@@ -297,8 +300,8 @@ def patterns(g, e):
         lin = -lin
     else:
         tm, to = tb, tw
-    five_m, o4_m, four_m = tm & M20, (tm >> 20) & M20, tm >> 40
-    five_o, o4_o, four_o = to & M20, (to >> 20) & M20, to >> 40
+    five_m, o4_m, four_m, o3_m = tm & M15, (tm >> 15) & M15, (tm >> 30) & M15, tm >> 45
+    five_o, o4_o, four_o, o3_o = to & M15, (to >> 15) & M15, (to >> 30) & M15, to >> 45
     win = e[EW + 7]
     if five_m:
         return win
@@ -308,6 +311,12 @@ def patterns(g, e):
         return win - 1
     if o4_o or four_o >= 2:
         return -(win // 2)
+    tempo = e[EW + 8]                        # gomoku_patterns.tempo_term
+    if tempo:
+        if not four_o and o3_m:
+            lin += tempo
+        elif (four_o and o3_o) or o3_o >= 2:
+            lin -= tempo
     return max(-win, min(win, lin))
 
 

@@ -19,7 +19,14 @@ Features, counted per player on every row, column and diagonal of length >= 5:
 
 The value for the side to move ``me`` against ``op``: a four for ``me`` wins next move
 (``+win``); an open four or two fours for ``op`` (when ``me`` has no four) cannot both be
-stopped (``-win // 2``); otherwise ``Σ K_i (F_i(me) − F_i(op))``, clipped to ``±win``.
+stopped (``-win // 2``); otherwise ``Σ K_i (F_i(me) − F_i(op))`` plus the tempo term,
+clipped to ``±win``.
+
+The tempo term (``tempo``, default 0: off) says whose move it is, which the sum cannot:
+with no four to answer, ``me``'s open three becomes an open four next move (``+tempo``);
+two open threes of ``op``, or one beside a four of ``op`` that ``me`` must block first,
+cannot both be stopped (``−tempo``). The sum alone scores a position with an open three
+each the same whoever is to move, though the side to move wins it.
 Renju subtlety not modelled: a black three/four whose key point is forbidden still counts.
 
 Speed (why it is built this way): the game keeps one base-3 code per line, updated on
@@ -53,6 +60,18 @@ class PatternWeights:
     open_two: int = 120
     two: int = 20
     win: int = 10_000_000
+    tempo: int = 0
+
+
+def tempo_term(tempo: int, four_o: int, o3_m: int, o3_o: int) -> int:
+    """The ``tempo`` term (module doc) once no five or winning four is on the board."""
+    if not tempo:
+        return 0
+    if not four_o and o3_m:
+        return tempo
+    if (four_o and o3_o) or o3_o >= 2:
+        return -tempo
+    return 0
 
 
 def _runs_five(cells: list[int], exact: bool) -> int:
@@ -218,14 +237,14 @@ class LineMemo(dict):
 
 
 _OFF = 1 << 40        # keeps each line's (possibly negative) linear score non-negative
-_TBITS = 6 * _BITS    # threat fields: five, open four, four for black, then for white
+_TBITS = 8 * _BITS    # threat fields: five, open four, four, open three for black, then white
 
 
 class Patterns:
     """Σ K_i·F_i line-pattern evaluator from the side to move's view (see module doc).
 
-    Per line code it memoises one int: the threat counts (five, open four, four, both
-    players) in the low bits and ``Σ K_i (F_i(black) − F_i(white)) + 2**40`` above them,
+    Per line code it memoises one int: the threat counts (five, open four, four, open
+    three, both players) in the low bits and ``Σ K_i (F_i(black) − F_i(white)) + 2**40`` above them,
     so one evaluation is a single ``sum`` over the line codes plus a few shifts.
     """
 
@@ -248,7 +267,7 @@ class Patterns:
         f = [(packed >> (_BITS * j)) & _MASK for j in range(2 * _NF)]
         lin = sum(k * (a - b) for k, a, b in zip(self._k, f[:_NF], f[_NF:]))
         threats = 0
-        for j, v in enumerate(f[0:3] + f[_NF:_NF + 3]):
+        for j, v in enumerate(f[0:4] + f[_NF:_NF + 4]):
             threats |= v << (_BITS * j)
         return ((lin + _OFF) << _TBITS) | threats
 
@@ -274,17 +293,13 @@ class Patterns:
         codes = state.line_codes
         total = self._total(state)
         lin = (total >> _TBITS) - len(codes) * _OFF
-        five_b = total & _MASK
-        o4_b = (total >> 12) & _MASK
-        four_b = (total >> 24) & _MASK
-        five_w = (total >> 36) & _MASK
-        o4_w = (total >> 48) & _MASK
-        four_w = (total >> 60) & _MASK
+        black = [(total >> (_BITS * j)) & _MASK for j in range(4)]
+        white = [(total >> (_BITS * j)) & _MASK for j in range(4, 8)]
         if len(state.placed) & 1:   # white to move
-            five_m, o4_m, four_m, five_o, o4_o, four_o = five_w, o4_w, four_w, five_b, o4_b, four_b
+            (five_m, o4_m, four_m, o3_m), (five_o, o4_o, four_o, o3_o) = white, black
             lin = -lin
         else:
-            five_m, o4_m, four_m, five_o, o4_o, four_o = five_b, o4_b, four_b, five_w, o4_w, four_w
+            (five_m, o4_m, four_m, o3_m), (five_o, o4_o, four_o, o3_o) = black, white
         win = self.weights.win
         if five_m:
             return win
@@ -294,6 +309,7 @@ class Patterns:
             return win - 1
         if o4_o or four_o >= 2:
             return -(win // 2)
+        lin += tempo_term(self.weights.tempo, four_o, o3_m, o3_o)
         return max(-win, min(win, lin))
 
 
