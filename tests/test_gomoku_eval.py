@@ -84,15 +84,7 @@ def test_patterns_threats_and_symmetry():
     assert ev(s) == -(w // 2)
     s.push(s.parse_move("l8"))                                    # now black has a four, to move
     assert ev(s) == w - 1
-    rng = random.Random(5)
-    for i in range(30):
-        t = gameai.load_game("gomoku", rule=("freestyle", "standard", "renju")[i % 3], moves="h8")
-        for _ in range(rng.randrange(2, 14)):
-            if t.result():
-                break
-            t.push(rng.choice(t.legal_moves()))
-        if t.result():
-            continue
+    for t in random_positions(5, 30, 2, 14):
         v = ev(t)
         assert abs(v) < 10**8
         assert v == ev(mirror(t))                                  # left-right symmetry
@@ -137,15 +129,27 @@ def test_the_tempo_term_knows_whose_move_it_is():
     # one open three of the side not to move and no four: nothing to add
     s = gameai.load_game("gomoku", moves="a1 c3 o15 c4 a15 c5")
     assert tempo(s) == plain(s)
-    rng = random.Random(7)
-    for i in range(40):
+    fired = 0
+    for t in random_positions(7, 120, 6, 24, near=3):     # crowded: threes are common
+        assert tempo(t) == reference_patterns(tempo, t)
+        fired += tempo(t) != plain(t)
+    assert fired >= 10                                     # the term was exercised
+
+
+def random_positions(seed: int, count: int, lo: int, hi: int, near: int | None = None):
+    """Up to ``count`` unfinished positions of the three five rules in turn: "h8", then
+    ``lo``..``hi`` random moves (within ``near`` of the centre when given)."""
+    rng = random.Random(seed)
+    for i in range(count):
         t = gameai.load_game("gomoku", rule=("freestyle", "standard", "renju")[i % 3], moves="h8")
-        for _ in range(rng.randrange(4, 20)):
+        for _ in range(rng.randrange(lo, hi)):
             if t.result():
                 break
-            t.push(rng.choice(t.legal_moves()))
+            moves = [m for m in t.legal_moves() if near is None
+                     or max(abs(x - 7) for x in t.geo.col_row(m)) <= near]
+            t.push(rng.choice(moves or t.legal_moves()))
         if not t.result():
-            assert tempo(t) == reference_patterns(tempo, t)
+            yield t
 
 
 def test_patterns_weights_parameter_object():
