@@ -298,11 +298,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def read_run(folder: str | Path, want: str = "players"):
-    """A record folder of ``--out`` (one rule): its manifest's players (or, with
-    ``want="config"``, its whole config) and its games (a DataFrame), each game checked to
-    hold the threat player (the first player) and no opening played twice with the same
-    colours; a clear ``ValueError`` otherwise."""
+def read_run(folder: str | Path):
+    """A record folder of ``--out`` (one rule): its manifest's config (``players`` checked
+    present) and its games (a DataFrame), each game checked to hold the threat player (the
+    first player) and no opening played twice with the same colours; a clear
+    ``ValueError`` otherwise."""
     import pandas as pd
     folder = Path(folder)
     for name in ("manifest.json", "games.parquet"):
@@ -327,14 +327,14 @@ def read_run(folder: str | Path, want: str = "players"):
             raise ValueError(f"{folder}: opening {g.opening!r} is played twice with the "
                              f"threat player as {'Black' if black else 'White'}")
         seen.add((g.opening, black))
-    return (config if want == "config" else players), games
+    return config, games
 
 
 def run_scores(folder: str | Path) -> tuple[str, dict[tuple[str, bool], float]]:
     """The threat player's spec (the first player of the run's manifest) and its score in
     each game of a record folder, keyed by (opening, threat player has Black)."""
-    players, games = read_run(folder)
-    threat = players[0]
+    config, games = read_run(folder)
+    threat = config["players"][0]
     return threat, {(g.opening, g.player0 == threat):
                     float(g.score0 if g.player0 == threat else 1 - g.score0)
                     for g in games.itertuples()}
@@ -381,7 +381,8 @@ def pool_runs(folders: list[str | Path]) -> tuple[list[dict], str, str, int]:
         if real in runs:
             raise ValueError(f"{folder} is given twice (as {runs[real]})")
         runs[real] = str(folder)
-        names, run = read_run(folder)
+        config, run = read_run(folder)
+        names = config["players"]
         if len(names) != 2:
             raise ValueError(f"{folder}: {len(names)} players, not two")
         if players is not None and tuple(names) != players:
@@ -404,7 +405,7 @@ def lost_assignments(folders: list[str | Path]) -> tuple[str, str, str, list[tup
     found: dict[tuple[str, bool], None] = {}
     ident = None
     for folder in folders:
-        config, games = read_run(folder, want="config")
+        config, games = read_run(folder)
         names = config["players"]
         if "game" not in config:
             raise ValueError(f"{Path(folder) / 'manifest.json'}: no game in its config")
@@ -475,6 +476,7 @@ def _play_replays(tasks: list, jobs: int, out: str | None, config: dict) -> list
     from gameai.manifest import write_manifest
     from gameai.tournament.play import play_game
     from gameai.tournament.records import RecordStore
+    from gameai.tournament.runner import check_foreign
 
     def play(todo):
         return tqdm(Parallel(n_jobs=jobs, return_as="generator")(
@@ -491,10 +493,7 @@ def _play_replays(tasks: list, jobs: int, out: str | None, config: dict) -> list
             raise ValueError(f"{out} holds another replay ({old}); use another --out folder")
     store = RecordStore(out)
     try:
-        for gid, g in store.games.items():
-            if gid >= len(tasks) or (g.get("spec0"), g.get("spec1")) != tasks[gid].players:
-                raise ValueError(f"{out}: its journal holds game {gid}, which is not in this "
-                                 f"replay; use another --out folder (nothing was changed)")
+        check_foreign(store, tasks, Path(out))
         write_manifest(man, config)
         for r in play([t for t in tasks if t.game_id not in store.games]):
             store.add(r)

@@ -65,8 +65,6 @@ class PatternWeights:
 
 def tempo_term(tempo: int, four_o: int, o3_m: int, o3_o: int) -> int:
     """The ``tempo`` term (module doc) once no five or winning four is on the board."""
-    if not tempo:
-        return 0
     if not four_o and o3_m:
         return tempo
     if (four_o and o3_o) or o3_o >= 2:
@@ -238,14 +236,15 @@ class LineMemo(dict):
 
 _OFF = 1 << 40        # keeps each line's (possibly negative) linear score non-negative
 _TBITS = 8 * _BITS    # threat fields: five, open four, four, open three for black, then white
+_WHITE = 4 * _BITS    # where white's threat fields start
 
 
 class Patterns:
     """Σ K_i·F_i line-pattern evaluator from the side to move's view (see module doc).
 
     Per line code it memoises one int: the threat counts (five, open four, four, open
-    three, both players) in the low bits and ``Σ K_i (F_i(black) − F_i(white)) + 2**40`` above them,
-    so one evaluation is a single ``sum`` over the line codes plus a few shifts.
+    three, both players) in the low bits and ``Σ K_i (F_i(black) − F_i(white)) + 2**40``
+    above them, so one evaluation is a single ``sum`` over the line codes plus a few shifts.
     """
 
     name = "gomoku.patterns"
@@ -260,6 +259,7 @@ class Patterns:
         self.weights = PatternWeights(**weights)
         w = self.weights
         self._k = (w.five, w.open_four, w.four, w.open_three, w.three, w.open_two, w.two)
+        self._tempo = w.tempo
         self._memo: dict[tuple[bool, bool], LineMemo] = {}
 
     def _line_value(self, code: int, exact: tuple[bool, bool]) -> int:
@@ -293,13 +293,13 @@ class Patterns:
         codes = state.line_codes
         total = self._total(state)
         lin = (total >> _TBITS) - len(codes) * _OFF
-        black = [(total >> (_BITS * j)) & _MASK for j in range(4)]
-        white = [(total >> (_BITS * j)) & _MASK for j in range(4, 8)]
-        if len(state.placed) & 1:   # white to move
-            (five_m, o4_m, four_m, o3_m), (five_o, o4_o, four_o, o3_o) = white, black
+        if len(state.placed) & 1:   # white to move: white's threat fields are "me"
             lin = -lin
+            m, o = total >> _WHITE, total
         else:
-            (five_m, o4_m, four_m, o3_m), (five_o, o4_o, four_o, o3_o) = black, white
+            m, o = total, total >> _WHITE
+        five_m, o4_m, four_m, o3_m = m & _MASK, (m >> 12) & _MASK, (m >> 24) & _MASK, (m >> 36) & _MASK
+        five_o, o4_o, four_o, o3_o = o & _MASK, (o >> 12) & _MASK, (o >> 24) & _MASK, (o >> 36) & _MASK
         win = self.weights.win
         if five_m:
             return win
@@ -309,7 +309,8 @@ class Patterns:
             return win - 1
         if o4_o or four_o >= 2:
             return -(win // 2)
-        lin += tempo_term(self.weights.tempo, four_o, o3_m, o3_o)
+        if self._tempo:
+            lin += tempo_term(self._tempo, four_o, o3_m, o3_o)
         return max(-win, min(win, lin))
 
 

@@ -227,7 +227,7 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
                               f"{_diff(old.get('config', {}), asdict(cfg))}); use another output folder")
     store = RecordStore(out, flush_every=flush_every)
     try:
-        _check_foreign(store, tasks, out)
+        check_foreign(store, tasks, out)
         done = store.done_ids()
         todo = [t for t in tasks if t.game_id not in done]
         run_info = {"jobs": jobs, "backend": backend, "scheduler": scheduler}
@@ -307,9 +307,10 @@ def _wind_down(results, store: RecordStore, bar: "_Progress", failing: bool) -> 
         bar.close()
 
 
-def _check_foreign(store: RecordStore, tasks: list[GameTask], out: Path) -> None:
+def check_foreign(store: RecordStore, tasks: list[GameTask], out: Path) -> None:
     """Refuse records that this schedule cannot have produced (another tournament's
-    journal, or a hand-edited one) before anything is written."""
+    journal, or a hand-edited one) before anything is written. Also used by the
+    threat bench's ``--replay``, whose games are journaled the same way."""
     by_id = {t.game_id: t for t in tasks}
     foreign = []
     for gid, g in store.games.items():
