@@ -58,7 +58,15 @@ the same setting tells the two apart, and a longer time tells whether strength h
     gameai bench threat_strength -- --compare DIR_A/renju DIR_B/renju
     gameai bench threat_strength -- --pool SEED16/gomoku SEED17/gomoku
     gameai bench threat_strength -- --openings random --seeds 11 12 13 --games 20
+``--postmortem DIR...`` plays nothing: for each game the threat player lost, its first
+move after which the winner had a VCT proven by ``vct(depth=--pm-depth,nodes=--pm-nodes)``,
+that VCT's length and nodes, and which of the other moves there were not shown lost
+(``--pm-alt-nodes`` each; none: the game was lost before that move). Why: it tells a loss
+the reply checks could have caught (a VCT beyond their plies or nodes) from one no check
+of our moves could (every move lost).
+
     gameai bench threat_strength -- --replay A/gomoku B/gomoku --replay-with T10 T2 --out DIR
+    gameai bench threat_strength -- --postmortem A/gomoku B/gomoku --backend compiled --jobs 2
 """
 from __future__ import annotations
 
@@ -212,7 +220,23 @@ def main(argv: list[str] | None = None) -> int:
                     help="replay the games the threat player lost in these record folders")
     ap.add_argument("--replay-with", nargs="+", metavar="SPEC", default=None,
                     help="--replay: the threat players to replay with (default: the runs')")
+    ap.add_argument("--postmortem", nargs="+", metavar="DIR", default=None,
+                    help="play nothing: where each game the threat player lost in these record "
+                         "folders first allowed a proven VCT")
+    ap.add_argument("--pm-depth", type=int, default=21, help="--postmortem: plies of the VCT")
+    ap.add_argument("--pm-nodes", type=int, default=1_000_000,
+                    help="--postmortem: nodes of the VCT after each of our moves")
+    ap.add_argument("--pm-alt-nodes", type=int, default=300_000,
+                    help="--postmortem: nodes of the VCT after each other move at that point")
     args = ap.parse_args(argv)
+    if args.postmortem:
+        try:
+            print(postmortem(args.postmortem, args.pm_depth, args.pm_nodes, args.pm_alt_nodes,
+                             args.jobs, args.out, args.backend))
+        except (OSError, ValueError) as e:
+            print(f"gameai bench threat_strength: --postmortem: {e}")
+            return 2
+        return 0
     if args.replay:
         try:
             print(replay_losses(args.replay, args.replay_with, args.jobs, args.out,
@@ -605,6 +629,118 @@ def final_threat_line(rule: str, opening: str, played: list[str], winner: int, d
         else:
             break
     return best
+
+
+def first_allowed_vct(rule: str, opening: str, played: list[str], loser: int, depth: int,
+                      nodes: int, alt_nodes: int, backend: str = "python") -> dict | None:
+    """The first move of ``loser`` (0 Black, 1 White) in a game after which the other side
+    has a VCT proven within ``depth`` plies and ``nodes`` nodes, or None: ``ply``, ``move``,
+    ``plies`` (that win's length), ``nodes`` (to prove it, from a cleared table), ``legal``
+    (the moves there) and ``safe`` (those after which no VCT is proven within
+    ``alt_nodes``: none means the position was lost before that move)."""
+    import gameai
+    from gameai.search import mate_in
+    state = gameai.load_game(rule, moves=opening)
+    check, alt = (gameai.make_searcher(f"vct(depth={depth},nodes={n},backend={backend})")
+                  for n in (nodes, alt_nodes))
+
+    def proven(searcher) -> tuple[int, int]:
+        searcher.new_game()                 # each proof from scratch: its nodes are its own
+        r = searcher.search(state)
+        return (mate_in(r.value) if r.move is not None else 0), r.stats.nodes
+
+    for text in played:
+        move = state.parse_move(text)
+        if state.to_move == loser and state.result() is None:
+            ply = len(state.move_stack)
+            state.push(move)
+            plies, used = proven(check)
+            state.pop()
+            if plies:
+                legal = state.legal_moves()
+                safe = []
+                for m in legal:
+                    name = state.move_str(m)
+                    state.push(m)
+                    if not proven(alt)[0]:
+                        safe.append(name)
+                    state.pop()
+                return dict(ply=ply, move=text, plies=plies, nodes=used, legal=len(legal),
+                            safe=safe)
+        state.push(move)
+    return None
+
+
+def postmortem(folders: list[str | Path], depth: int = 21, nodes: int = 1_000_000,
+               alt_nodes: int = 300_000, jobs: int = 1, out: str | None = None,
+               backend: str = "python") -> str:
+    """``--postmortem``: for every game the threat player lost in the record folders, its
+    first move after which the winner has a proven VCT (:func:`first_allowed_vct`), that
+    VCT's length against the player's own ``threat_vct_depth``, and how many other moves
+    there were not shown lost. With ``out``: ``postmortem.csv``.
+
+    Why: a loss to a VCT the reply checks could not reach (too long, or too many nodes)
+    asks for other checks than a loss in a position where every move already allowed one
+    (decided earlier, by a quiet move of the winner's)."""
+    import pandas as pd
+    from joblib import Parallel, delayed
+
+    import gameai
+    tasks = []
+    for folder in folders:
+        config, games = read_run(folder)
+        threat = config["players"][0]
+        if "game" not in config:
+            raise ValueError(f"{Path(folder) / 'manifest.json'}: no game in its config")
+        if not (Path(folder) / "moves.parquet").is_file():
+            raise ValueError(f"{folder} holds no moves.parquet")
+        moves = pd.read_parquet(Path(folder) / "moves.parquet", columns=["game_id", "ply", "move"])
+        parts = getattr(gameai.make_searcher(threat), "threats", None)
+        limit = parts.vct_depth if parts is not None else None
+        for g in games.sort_values("game_id").itertuples():
+            black = g.player0 == threat
+            if g.winner != (1 if black else 0):
+                continue
+            played = list(moves[moves.game_id == g.game_id].sort_values("ply").move)
+            tasks.append((str(folder), int(g.game_id), g.opening, black, limit,
+                          (config["game"], g.opening, played, 0 if black else 1, depth, nodes,
+                           alt_nodes, backend)))
+    found = Parallel(n_jobs=jobs)(delayed(first_allowed_vct)(*t[-1]) for t in tasks)
+    rows, lines = [], []
+    for (folder, gid, opening, black, limit, _a), f in zip(tasks, found):
+        colour = "Black" if black else "White"
+        row = dict(folder=folder, game_id=gid, opening=opening, threat_black=black,
+                   threat_vct_depth=limit)
+        if f is None:
+            lines.append(f"{folder} game {gid} ({opening}; we were {colour}): no VCT proven "
+                         f"after any of our moves ({depth} plies, {nodes:,} nodes)")
+            rows.append(row)
+            continue
+        rows.append(dict(row, ply=f["ply"], move=f["move"], vct_plies=f["plies"],
+                         vct_nodes=f["nodes"], legal=f["legal"], not_shown_lost=len(f["safe"]),
+                         not_shown_lost_moves=" ".join(f["safe"])))
+        beyond = f" (beyond our threat_vct_depth={limit})" if limit and f["plies"] > limit else ""
+        there = (f"every one of the {f['legal']} moves there allows one: lost before it"
+                 if not f["safe"] else f"{len(f['safe'])} of the {f['legal']} moves there are "
+                 f"not shown lost ({alt_nodes:,} nodes): {' '.join(f['safe'][:8])}"
+                 f"{' ...' if len(f['safe']) > 8 else ''}")
+        lines.append(f"{folder} game {gid} ({opening}; we were {colour}): our move {f['move']} "
+                     f"(ply {f['ply']}) allowed a VCT of {f['plies']} plies{beyond}, proven in "
+                     f"{f['nodes']:,} nodes; {there}")
+    df = pd.DataFrame(rows)
+    if out:
+        Path(out).mkdir(parents=True, exist_ok=True)
+        df.to_csv(Path(out) / "postmortem.csv", index=False)
+    if not rows:
+        return f"the threat player lost no game in {' '.join(map(str, folders))}"
+    seen = df[df["vct_plies"].notna()] if "vct_plies" in df else None
+    beyond = 0 if seen is None else int((seen.vct_plies > seen.threat_vct_depth).sum())
+    before = 0 if seen is None else int((seen.not_shown_lost == 0).sum())
+    lines.append(f"{len(df)} lost games: a proven VCT after one of our moves in "
+                 f"{0 if seen is None else len(seen)}; "
+                 f"of those, every move there allowed one in {before} (lost before it), and "
+                 f"the VCT was longer than our threat_vct_depth in {beyond}")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

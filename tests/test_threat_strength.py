@@ -254,3 +254,30 @@ def test_replay_refuses_a_repeated_spec_and_resumes_from_its_journal(tmp_path, c
     assert bench.main(["--replay", run, "--replay-with", "negascout(depth=2)", "--jobs", "1",
                        "--out", out]) == 2
     assert "holds another replay" in capsys.readouterr().out and played == []
+
+
+def test_postmortem_finds_the_move_that_ignored_an_open_three(tmp_path, capsys):
+    # The threat player is White. Black h8 h9 h10 is an open three after ply 4, and White's
+    # a3 (ply 5) ignores it: Black's h11 makes a straight four, a three-ply win. Before
+    # that every Black stone stands on column h, so no second line can carry a three and
+    # Black has no threat sequence; at ply 5 only h7 and h11 stop both straight fours.
+    threat, plain = "negascout(depth=1,threats=true)", "negascout(depth=1)"
+    _record(tmp_path / "run", threat, plain, [("h8 a1", False, 0)])
+    _manifest_game(tmp_path / "run")
+    pd.DataFrame({"game_id": 0, "ply": range(2, 9),
+                  "move": ["h9", "a2", "h10", "a3", "h11", "a4", "h12"]}).to_parquet(
+        tmp_path / "run" / "moves.parquet")
+    argv = ["--postmortem", str(tmp_path / "run"), "--pm-nodes", "200000",
+            "--pm-alt-nodes", "50000", "--jobs", "1", "--out", str(tmp_path / "pm")]
+    assert bench.main(argv) == 0
+    text = capsys.readouterr().out
+    assert "our move a3 (ply 5) allowed a VCT of 3 plies" in text
+    row = pd.read_csv(tmp_path / "pm" / "postmortem.csv").iloc[0]
+    assert (row.ply, row.move, row.vct_plies, row.threat_black) == (5, "a3", 3, False)
+    assert set(row.not_shown_lost_moves.split()) == {"h7", "h11"}
+    assert row.not_shown_lost == 2 and row.threat_vct_depth == 15
+    assert "a proven VCT after one of our moves in 1; of those, every move there allowed " \
+        "one in 0" in text
+    (tmp_path / "run" / "moves.parquet").unlink()
+    assert bench.main(["--postmortem", str(tmp_path / "run")]) == 2
+    assert "holds no moves.parquet" in capsys.readouterr().out
