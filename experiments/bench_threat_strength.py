@@ -623,8 +623,8 @@ def final_threat_line(rule: str, opening: str, played: list[str], winner: int, d
         ply = len(state.move_stack)
         for kind, sr in searchers:
             r = sr.search(state)
-            if r.move is not None:              # its length from the value: the line stops
-                best = (ply, mate_in(r.value), kind)     # where no defence is legal
+            if r.move is not None:              # its length, from the value
+                best = (ply, mate_in(r.value), kind)
                 break
         else:
             break

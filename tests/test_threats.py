@@ -55,12 +55,38 @@ def test_vcf_follows_the_forbidden_point_rule():
     """White's renjuportal-2990 VCF ends on a four Black may not block (forbidden point)."""
     p = BY_NAME["renjuportal-2990"]
     s, r = solve(p, 11)
-    for m in r.pv:
+    assert len(r.pv) == MATE - r.value              # the line goes on to White's five
+    for m in r.pv[:-2]:                             # up to White's last four
         s.push(m)
     fives = [m for m in s.legal_moves() if (s.push(m), s.result(), s.pop())[1] is not None]
     assert s.to_move == 0 and fives == []           # Black cannot reach the five-point
     blocked = [m for m in range(len(s.board)) if s.board[m] == 2 and s.forbidden(m)]
     assert blocked                                  # it is forbidden to Black
+    assert r.pv[-1] in blocked                      # and White makes five there
+    s.push(r.pv[-2])
+    s.push(r.pv[-1])
+    assert s.result() is not None and s.result().winner == 1
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_every_proven_line_is_played_to_the_attackers_five(backend):
+    """``result.pv`` of a proven win has exactly ``MATE - value`` plies and ends with the
+    attacker's five, also where the proof stops at a defender with no defence in the threat
+    space (two five-points, a forbidden block, a three nothing stops)."""
+    seen = 0
+    for p in PUZZLES:
+        s = load(p)
+        r = gameai.make_searcher(f"{p['mode']}(depth={2 * p['attacks'] + 1},"
+                                 f"backend={backend})").search(s)
+        if r.move is None:
+            continue
+        attacker = s.to_move
+        assert len(r.pv) == MATE - r.value, p["name"]
+        for m in r.pv:
+            s.push(m)                       # (push checks each move is legal)
+        assert s.result() is not None and s.result().winner == attacker, p["name"]
+        seen += 1
+    assert seen >= 10
 
 
 @pytest.mark.parametrize("name", ["okabe-02", "okabe-63", "okabe-68"])

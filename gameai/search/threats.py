@@ -838,11 +838,51 @@ class ThreatSolver:
         return line
 
 
+def complete_line(state, solver, line: list[int], plies: int, budget: int = 100_000) -> list[int]:
+    """``line`` (a proven win of ``plies`` plies for the side to move of ``state``) played on
+    to its five, where the table stops short: at a defender node decided without a move
+    (two five-points, a five-point the defender may not take, a three that no defence
+    stops) every legal move loses within the plies left, so the line goes on with a block
+    of one of the attacker's five-points, else of one of its straight-four points, else
+    the first legal move, and then the attacker's win from there, proven again (within
+    ``budget`` nodes of ``solver`` in all; short of it, the line as far as it got).
+    ``state`` is left unchanged."""
+    push = fast_push(state)
+    attacker = state.to_move
+    line = list(line)
+    base = len(state.move_stack)
+    stop_at = solver.nodes + budget
+    try:
+        for m in line:
+            push(m)
+        while len(line) < plies and state.result() is None:
+            if state.to_move != attacker:
+                legal = state.legal_moves()
+                if not legal:
+                    break
+                pick = [m for kind in (0, 2) for m in solver.points(state, attacker, kind)
+                        if m in legal]
+                line.append((pick or legal)[0])
+                push(line[-1])
+                continue
+            n, sub, _ = solver.solve(state, plies - len(line), None, None, 256, stop_at)
+            if not n or not sub:
+                break
+            for m in sub:
+                line.append(m)
+                push(m)
+    finally:
+        while len(state.move_stack) > base:
+            state.pop()
+    return line
+
+
 class ThreatSearcher:
     """The ``vcf``/``vct`` searchers: a proven win for the side to move, or nothing.
 
     ``result.move``/``result.pv``: the first move and the winning line (attacker's moves
-    and the defender's longest resistance) when a win is proven, else None and ``[]``.
+    and the defender's longest resistance, to the five: :func:`complete_line`) when a win
+    is proven, else None and ``[]``.
     ``result.value``: ``MATE - plies`` (the same mate range as every searcher) when a win
     is proven; 0 means "no win found in this threat space and depth" (unknown, not a
     draw). ``depth`` is the longest line searched, in plies (attacker and defender moves,
@@ -912,9 +952,12 @@ class ThreatSearcher:
         stats.__dict__.update(nodes=sv.nodes, leaves=sv.leaves, terminals=sv.terminals,
                               interior=sv.interior, cutoffs=sv.cutoffs, tt_probes=sv.probes,
                               tt_hits=sv.hits, tt_cutoffs=sv.ttcuts, seldepth=sv.seldepth)
-        stats.time_s = _time.perf_counter() - t0
         if not plies:
+            stats.time_s = _time.perf_counter() - t0
             return SearchResult(None, 0, [], stats)
+        if len(line) < plies:                   # (the statistics are the proof's own)
+            line = complete_line(state, sv, line, plies)
+        stats.time_s = _time.perf_counter() - t0
         return SearchResult(line[0] if line else None, MATE - plies, line, stats, state=state)
 
 
