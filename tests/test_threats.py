@@ -89,6 +89,19 @@ def test_every_proven_line_is_played_to_the_attackers_five(backend):
     assert seen >= 10
 
 
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_a_root_win_of_the_threat_part_reports_the_whole_line(backend):
+    """The alpha-beta searcher's PV of a win its threat part proved at the root reaches the
+    five too (renjuportal-2990: the table stops where Black's block is forbidden)."""
+    s = load(BY_NAME["renjuportal-2990"])
+    r = gameai.make_searcher(f"negascout(depth=2,threats=true,backend={backend})").search(s)
+    attacker = s.to_move
+    assert r.value == MATE - 11 and len(r.pv) == 11
+    for m in r.pv:
+        s.push(m)
+    assert s.result() is not None and s.result().winner == attacker
+
+
 @pytest.mark.parametrize("name", ["okabe-02", "okabe-63", "okabe-68"])
 def test_vct_okabe_problems(name):
     p = BY_NAME[name]

@@ -1130,7 +1130,8 @@ class ThreatPart:
                                       None, 256, left)
             self.nodes += solver.nodes
             if n and line and (allowed is None or line[0] in allowed):
-                return n, line
+                # the PV to the five (as the vcf/vct searchers'; the nodes stay the proof's)
+                return n, line if len(line) == n else complete_line(state, solver, line, n)
         left = self.pass_nodes if node_limit is None else \
             min(node_limit - self.nodes, self.pass_nodes)
         if left > 0 and not should_stop(0):     # would the opponent win if we passed?
