@@ -75,7 +75,9 @@ class Searcher:
     ``threat_forced`` (only the replies a four or three forces,
     :func:`~gameai.search.threats.forced_replies`) and ``threat_extend`` (1: a move that
     makes a four is searched one ply deeper, 2: also one that makes a three,
-    :func:`~gameai.search.threats.threat_moves`; 0: off); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
+    :func:`~gameai.search.threats.threat_moves`; 0: off), ``threat_deepen`` (false: the
+    reply checks and the check of the move played search ``threat_vct_depth`` plies at
+    once instead of deepening 1, 3, 5, ...); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
     (quiescence answers check with every evasion), ``mvv_lva``, ``mate_distance``,
     ``repetition`` (see :mod:`gameai.search.core`); ``clock`` (a game clock, see
     :mod:`gameai.search.timeman`); ``backend`` (``python`` or ``compiled``: the numba core
@@ -103,7 +105,7 @@ class Searcher:
                  threat_verify: Annotated[float, Range(0, 1)] = 0.3,
                  threat_swindle: Annotated[int, Range(0, 31)] = 0,
                  threat_shape: Annotated[int, Range(0, 10 ** 6)] = 0,
-                 threat_extend: Annotated[int, Range(0, 2)] = 0,
+                 threat_extend: Annotated[int, Range(0, 2)] = 0, threat_deepen: bool = True,
                  nullmove: bool = False, lmr: bool = False,
                  check_ext: bool = False, evasions: bool = False, mvv_lva: bool = False,
                  mate_distance: bool = False, repetition: bool = False,
@@ -140,7 +142,8 @@ class Searcher:
                                       effort=threat_effort, horizon_vct=threat_horizon_vct,
                                       horizon_nodes=threat_horizon_nodes,
                                       quiet_nodes=QUIET_NODES if threat_quiet else 0,
-                                      swindle=threat_swindle, shape=threat_shape)
+                                      swindle=threat_swindle, shape=threat_shape,
+                                      deepen=threat_deepen)
         if self.backend == "compiled":
             from ..compiled.search import memories
             self.tt, self.history, self.killers = memories(
