@@ -770,3 +770,25 @@ def test_a_move_refuted_at_the_deadline_is_not_played(backend):
             start[0] = time.perf_counter() - row["time_s"]
     res = s.search(g, on_iteration=on_iteration)
     assert refuted and res.move != refuted[0]
+
+
+@pytest.mark.parametrize("name", ["okabe-02", "okabe-63"])
+def test_threat_deepen_false_checks_replies_with_one_search_at_full_depth(name):
+    """``threat_deepen=false``: a reply check is one search at ``vct_depth`` plies, not
+    deepening 1, 3, 5, ...; each mode gives what the solver gives called that way."""
+    from gameai.search.threats import ThreatPart, ThreatSolver
+    s = load(BY_NAME[name])
+    found = {}
+    for deepen in (True, False):
+        part = ThreatPart(vct_depth=15, deepen=deepen)
+        n = part.reply(s, 1)
+        ref = ThreatSolver(vct=True)
+        assert (n, part.nodes) == (ref.win_within(s, 15, 1, part.reply_nodes, deepen),
+                                   ref.nodes)
+        found[deepen] = (n, part.nodes)
+    # deepening finds the published shortest VCT within the reply budget (one search at
+    # 15 plies may not: there short wins cost more nodes, the trade-off of the switch)
+    assert found[True][0] == 2 * BY_NAME[name]["attacks"] + 1
+    assert found[True] != found[False]              # the two modes search differently
+    assert gameai.make_searcher("negascout(depth=2,threats=true,threat_deepen=false)") \
+        .threats.deepen is False
