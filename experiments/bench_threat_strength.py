@@ -684,6 +684,7 @@ def postmortem(folders: list[str | Path], depth: int = 21, nodes: int = 1_000_00
     (decided earlier, by a quiet move of the winner's)."""
     import pandas as pd
     from joblib import Parallel, delayed
+    from tqdm import tqdm
 
     import gameai
     tasks = []
@@ -694,7 +695,11 @@ def postmortem(folders: list[str | Path], depth: int = 21, nodes: int = 1_000_00
             raise ValueError(f"{Path(folder) / 'manifest.json'}: no game in its config")
         if not (Path(folder) / "moves.parquet").is_file():
             raise ValueError(f"{folder} holds no moves.parquet")
-        moves = pd.read_parquet(Path(folder) / "moves.parquet", columns=["game_id", "ply", "move"])
+        try:
+            moves = pd.read_parquet(Path(folder) / "moves.parquet",
+                                    columns=["game_id", "ply", "move"])
+        except Exception as e:              # pyarrow's errors for a broken file
+            raise ValueError(f"{Path(folder) / 'moves.parquet'} cannot be read: {e}")
         parts = getattr(gameai.make_searcher(threat), "threats", None)
         limit = parts.vct_depth if parts is not None else None
         for g in games.sort_values("game_id").itertuples():
@@ -705,8 +710,11 @@ def postmortem(folders: list[str | Path], depth: int = 21, nodes: int = 1_000_00
             tasks.append((str(folder), int(g.game_id), g.opening, black, limit,
                           (config["game"], g.opening, played, 0 if black else 1, depth, nodes,
                            alt_nodes, backend)))
-    found = Parallel(n_jobs=jobs)(delayed(first_allowed_vct)(*t[-1]) for t in tasks)
+    found = tqdm(Parallel(n_jobs=jobs, return_as="generator")(
+        delayed(first_allowed_vct)(*t[-1]) for t in tasks), total=len(tasks),
+        desc="postmortem", unit="game")
     rows, lines = [], []
+    shown = beyond = before = 0                 # VCTs found; longer than the limit; lost before
     for (folder, gid, opening, black, limit, _a), f in zip(tasks, found):
         colour = "Black" if black else "White"
         row = dict(folder=folder, game_id=gid, opening=opening, threat_black=black,
@@ -719,25 +727,24 @@ def postmortem(folders: list[str | Path], depth: int = 21, nodes: int = 1_000_00
         rows.append(dict(row, ply=f["ply"], move=f["move"], vct_plies=f["plies"],
                          vct_nodes=f["nodes"], legal=f["legal"], not_shown_lost=len(f["safe"]),
                          not_shown_lost_moves=" ".join(f["safe"])))
-        beyond = f" (beyond our threat_vct_depth={limit})" if limit and f["plies"] > limit else ""
+        shown += 1
+        long = bool(limit) and f["plies"] > limit
+        beyond += long
+        before += not f["safe"]
+        note = f" (beyond our threat_vct_depth={limit})" if long else ""
         there = (f"every one of the {f['legal']} moves there allows one: lost before it"
                  if not f["safe"] else f"{len(f['safe'])} of the {f['legal']} moves there are "
                  f"not shown lost ({alt_nodes:,} nodes): {' '.join(f['safe'][:8])}"
                  f"{' ...' if len(f['safe']) > 8 else ''}")
         lines.append(f"{folder} game {gid} ({opening}; we were {colour}): our move {f['move']} "
-                     f"(ply {f['ply']}) allowed a VCT of {f['plies']} plies{beyond}, proven in "
+                     f"(ply {f['ply']}) allowed a VCT of {f['plies']} plies{note}, proven in "
                      f"{f['nodes']:,} nodes; {there}")
-    df = pd.DataFrame(rows)
     if out:
         Path(out).mkdir(parents=True, exist_ok=True)
-        df.to_csv(Path(out) / "postmortem.csv", index=False)
+        pd.DataFrame(rows).to_csv(Path(out) / "postmortem.csv", index=False)
     if not rows:
         return f"the threat player lost no game in {' '.join(map(str, folders))}"
-    seen = df[df["vct_plies"].notna()] if "vct_plies" in df else None
-    beyond = 0 if seen is None else int((seen.vct_plies > seen.threat_vct_depth).sum())
-    before = 0 if seen is None else int((seen.not_shown_lost == 0).sum())
-    lines.append(f"{len(df)} lost games: a proven VCT after one of our moves in "
-                 f"{0 if seen is None else len(seen)}; "
+    lines.append(f"{len(rows)} lost games: a proven VCT after one of our moves in {shown}; "
                  f"of those, every move there allowed one in {before} (lost before it), and "
                  f"the VCT was longer than our threat_vct_depth in {beyond}")
     return "\n".join(lines)
