@@ -386,66 +386,78 @@ def _along(g, p, steps, buf, out):
 
 
 # ------------------------------------------------------------------ the search
+@jit(_nrt=False, inline="always")
+def _attacks(G, S, d, top):
+    """The attacker's side of ``_attack`` with ``d`` plies left: ``(value, start, end)``;
+    value 1: a five now (its point ``buf[start]``), 0: the attack fails here, -1: the
+    moves to try are ``buf[start:end]`` (fours, then threes and quiet threats in a VCT)."""
+    c, memo, buf, lines, cells = S[0], S[2], S[3], S[4], S[5]
+    g = G[0]
+    a = g[H + NPLACED] & 1
+    s1 = _scan(g, memo, cells, buf, top)
+    f1 = _points(buf, top, s1, lines, a, 0, s1)
+    if f1 > s1:
+        c[TERMINALS] += 1
+        return 1, s1, s1
+    b1 = _points(buf, top, s1, lines, 1 - a, 0, s1)
+    nb = b1 - s1
+    if nb > 1 or d < 3:
+        if nb > 1:
+            c[TERMINALS] += 1
+        else:
+            c[LEAVES] += 1
+        return 0, 0, 0
+    if nb == 1:
+        m0 = m1 = b1
+        if _legal(g, a, buf[s1]):
+            buf[m1] = buf[s1]
+            m1 += 1
+    else:
+        x1 = _points(buf, top, s1, lines, a, 1, s1)         # fours [s1, x1)
+        x2 = _points(buf, top, s1, lines, a, 2, x1)         # straights [x1, x2)
+        m0 = m1 = x2
+        for j in range(x1, x2):
+            if _legal(g, a, buf[j]):
+                buf[m1] = buf[j]
+                m1 += 1
+        for j in range(s1, x1):
+            m = buf[j]
+            if not _has(buf, x1, x2, m) and _legal(g, a, m):
+                buf[m1] = m
+                m1 += 1
+        if c[VCT] and d >= 5:
+            t0 = m1
+            r1 = _points(buf, top, s1, lines, a, 3, t0)     # threes, filtered in place
+            for j in range(t0, r1):
+                m = buf[j]
+                if not _has(buf, s1, x1, m) and _legal(g, a, m):
+                    buf[m1] = m
+                    m1 += 1
+            m1 = _quiet_threats(G, c, memo, cells, buf, a, s1, x1, t0, m1, m1)
+    if m1 == m0:
+        c[LEAVES] += 1
+        return 0, 0, 0
+    return -1, m0, m1
+
+
 @jit(_nrt=False)
 def node(G, S, d, ply, top, att):
     """``_attack`` (``att`` 1) or ``_defend`` (``att`` 0) with ``d`` plies left: plies to
     the attacker's forced win, or 0. ``att`` 2: only the defender's ``_replies`` (for
     ``proof_points``): their value, the list's bounds left in ``c[R0]``, ``c[R1]``.
     One function, because numba compiles self-recursion but not a cycle of functions."""
-    c, tt, memo, buf, lines, cells = S[0], S[1], S[2], S[3], S[4], S[5]
-    g = G[0]
-    me = g[H + NPLACED] & 1
-    key = g[H + KEY]
+    c, tt, buf = S[0], S[1], S[3]
+    key = G[0][H + KEY]
     if att != 2:
         v = _probe(c, tt, key, att, d)
         if v >= 0:
             return v
     if att == 1:
-        a = me
-        s1 = _scan(g, memo, cells, buf, top)
-        f1 = _points(buf, top, s1, lines, a, 0, s1)
-        if f1 > s1:
-            c[TERMINALS] += 1
-            _store(c, tt, key, 1, WIN, 1, buf[s1])
+        val, m0, m1 = _attacks(G, S, d, top)
+        if val == 1:
+            _store(c, tt, key, 1, WIN, 1, buf[m0])
             return 1
-        b1 = _points(buf, top, s1, lines, 1 - a, 0, s1)
-        nb = b1 - s1
-        if nb > 1 or d < 3:
-            if nb > 1:
-                c[TERMINALS] += 1
-            else:
-                c[LEAVES] += 1
-            _store(c, tt, key, 1, FAIL, d, NONE)
-            return 0
-        if nb == 1:
-            m0 = m1 = b1
-            if _legal(g, a, buf[s1]):
-                buf[m1] = buf[s1]
-                m1 += 1
-        else:
-            x1 = _points(buf, top, s1, lines, a, 1, s1)         # fours [s1, x1)
-            x2 = _points(buf, top, s1, lines, a, 2, x1)         # straights [x1, x2)
-            m0 = m1 = x2
-            for j in range(x1, x2):
-                if _legal(g, a, buf[j]):
-                    buf[m1] = buf[j]
-                    m1 += 1
-            for j in range(s1, x1):
-                m = buf[j]
-                if not _has(buf, x1, x2, m) and _legal(g, a, m):
-                    buf[m1] = m
-                    m1 += 1
-            if c[VCT] and d >= 5:
-                t0 = m1
-                r1 = _points(buf, top, s1, lines, a, 3, t0)     # threes, filtered in place
-                for j in range(t0, r1):
-                    m = buf[j]
-                    if not _has(buf, s1, x1, m) and _legal(g, a, m):
-                        buf[m1] = m
-                        m1 += 1
-                m1 = _quiet_threats(G, c, memo, cells, buf, a, s1, x1, t0, m1, m1)
-        if m1 == m0:
-            c[LEAVES] += 1
+        if val == 0:
             _store(c, tt, key, 1, FAIL, d, NONE)
             return 0
     else:                               # the defender's replies (_replies)
@@ -1166,11 +1178,14 @@ class ThreatSolver:
         self._game = None                 # (rule, size, radius, full_board) of G
         self.G = None
         self.state = None
+        self.dfpn = None                  # the df-pn table, made by its first search (threats_pn)
 
     def clear(self) -> None:
         for c in (self._c, self._c2):
             c[TT_GEN] += 1
             c[TT_COUNT] = 0
+        if self.dfpn is not None:
+            self.dfpn.clear()
 
     def reset_counters(self) -> None:
         self._c[:SELDEPTH + 1] = 0

@@ -77,7 +77,9 @@ class Searcher:
     makes a four is searched one ply deeper, 2: also one that makes a three,
     :func:`~gameai.search.threats.threat_moves`; 0: off), ``threat_deepen`` (false: the
     reply checks and the check of the move played search ``threat_vct_depth`` plies at
-    once instead of deepening 1, 3, 5, ...); ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
+    once instead of deepening 1, 3, 5, ...), ``threat_pn`` (plies: the check of the move
+    played is a df-pn search of that many plies, compiled only; 0: the depth-first one);
+    ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
     (quiescence answers check with every evasion), ``mvv_lva``, ``mate_distance``,
     ``repetition`` (see :mod:`gameai.search.core`); ``clock`` (a game clock, see
     :mod:`gameai.search.timeman`); ``backend`` (``python`` or ``compiled``: the numba core
@@ -106,6 +108,7 @@ class Searcher:
                  threat_swindle: Annotated[int, Range(0, 31)] = 0,
                  threat_shape: Annotated[int, Range(0, 10 ** 6)] = 0,
                  threat_extend: Annotated[int, Range(0, 2)] = 0, threat_deepen: bool = True,
+                 threat_pn: Annotated[int, Range(0, 31)] = 0,
                  nullmove: bool = False, lmr: bool = False,
                  check_ext: bool = False, evasions: bool = False, mvv_lva: bool = False,
                  mate_distance: bool = False, repetition: bool = False,
@@ -143,7 +146,7 @@ class Searcher:
                                       horizon_nodes=threat_horizon_nodes,
                                       quiet_nodes=QUIET_NODES if threat_quiet else 0,
                                       swindle=threat_swindle, shape=threat_shape,
-                                      deepen=threat_deepen)
+                                      deepen=threat_deepen, pn=threat_pn)
         if self.backend == "compiled":
             from ..compiled.search import memories
             self.tt, self.history, self.killers = memories(

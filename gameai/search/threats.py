@@ -887,25 +887,34 @@ class ThreatSearcher:
     is proven; 0 means "no win found in this threat space and depth" (unknown, not a
     draw). ``depth`` is the longest line searched, in plies (attacker and defender moves,
     the final five included): ``vcf(depth=9)`` finds wins of up to five attacker moves.
+    ``pn``: search the same threat space by df-pn (:mod:`gameai.compiled.threats_pn`,
+    compiled only) instead of deepening depth first; its line need not be the shortest.
     """
 
     def __init__(self, depth: int = 20, nodes: int | None = None, time: float | None = None,
                  vct: bool = False, tt_size: int = 1 << 20,
                  on_iteration: Callable[[dict], None] | None = None,
-                 backend: str = "python") -> None:
+                 backend: str = "python", pn: bool = False) -> None:
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
             raise SpecError(f"threat search depth must be a positive integer, got {depth!r}")
         if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
             raise SpecError(f"threat search nodes must be a positive integer, got {nodes!r}")
         if time is not None and (not isinstance(time, (int, float)) or time <= 0):
             raise SpecError(f"threat search time must be a positive number, got {time!r}")
+        if pn and backend != "compiled":
+            raise SpecError("pn=true (df-pn threat search) needs backend=compiled")
+        if pn and depth > 200:
+            raise SpecError(f"pn=true searches at most 200 plies, got depth={depth}")
         self.depth, self.nodes, self.time, self.vct = depth, nodes, time, vct
         cls = solver_class(backend)
         self.backend = getattr(cls, "backend", "python")
+        if pn and self.backend != "compiled":
+            raise SpecError("pn=true (df-pn threat search) needs numba (backend=compiled)")
+        self.pn = pn
         self.solver = cls(vct=vct, tt_size=tt_size)
         self.on_iteration = on_iteration
         self.name = f"{'vct' if vct else 'vcf'}(depth={depth}" + \
-            (",backend=compiled)" if self.backend == "compiled" else ")")
+            (",backend=compiled" if self.backend == "compiled" else "") + (",pn=true)" if pn else ")")
 
     def new_game(self) -> None:
         self.solver.clear()
@@ -947,6 +956,12 @@ class ThreatSearcher:
         if state.result() is not None:
             plies, line = 0, []
             sv.nodes = sv.terminals = 1
+        elif self.pn:
+            from ..compiled.threats_pn import prove
+            plies, line = prove(sv, state, depth, node_limit, should_stop)
+            if plies >= 0:                      # decided (not stopped): one "iteration"
+                iteration(depth, plies)
+            plies = max(plies, 0)
         else:
             plies, line, _ = sv.solve(state, depth, should_stop, iteration, 256, node_limit)
         stats.__dict__.update(nodes=sv.nodes, leaves=sv.leaves, terminals=sv.terminals,
@@ -978,18 +993,18 @@ def solver_class(backend: str = "python") -> Callable[..., Any]:
 
 def vcf(depth: Depth = 20, nodes: Nodes | None = None, time: Seconds | None = None,
         tt_size: TTSize = 1 << 20,
-        backend: Literal["python", "compiled"] = "python") -> ThreatSearcher:
+        backend: Literal["python", "compiled"] = "python", pn: bool = False) -> ThreatSearcher:
     """Victory by continuous fours: prove a win using only fours (see the module docstring)."""
     return ThreatSearcher(depth=depth, nodes=nodes, time=time, vct=False, tt_size=tt_size,
-                          backend=backend)
+                          backend=backend, pn=pn)
 
 
 def vct(depth: Depth = 12, nodes: Nodes | None = None, time: Seconds | None = None,
         tt_size: TTSize = 1 << 20,
-        backend: Literal["python", "compiled"] = "python") -> ThreatSearcher:
+        backend: Literal["python", "compiled"] = "python", pn: bool = False) -> ThreatSearcher:
     """Victory by continuous threats: fours and threes, every defence tried (module docstring)."""
     return ThreatSearcher(depth=depth, nodes=nodes, time=time, vct=True, tt_size=tt_size,
-                          backend=backend)
+                          backend=backend, pn=pn)
 
 
 #: :meth:`ThreatPart.quiet_refutation`'s node budget per checked move (times ``effort``)
@@ -1053,8 +1068,12 @@ class ThreatPart:
                  verify_nodes: int = 50_000, verify_rounds: int = 4,
                  solver: Callable[..., Any] | None = None, effort: int = 1,
                  horizon_nodes: int = 0, quiet_nodes: int = 0, swindle: int = 0,
-                 shape: int = 0, deepen: bool = True) -> None:
+                 shape: int = 0, deepen: bool = True, pn: int = 0) -> None:
         self.depth, self.vct_depth = depth, vct_depth
+        #: plies of a df-pn search (:mod:`gameai.compiled.threats_pn`) as the check of the
+        #: move played, in place of the depth-first one (0: the depth-first one;
+        #: ``threat_pn``; the README's "A proof-number check")
+        self.pn = pn
         #: the reply checks and the check of the move played deepen their ply limit 1, 3,
         #: 5, ... (shortest wins first); False: one search at ``vct_depth`` plies, which
         #: proves long VCTs in fewer nodes (``threat_deepen``; the README's post-mortem)
@@ -1077,6 +1096,8 @@ class ThreatPart:
         solver = solver or ThreatSolver         # or the compiled one (solver_class)
         self.vcf = solver(vct=False)
         self.vct = solver(vct=True)
+        if pn and getattr(self.vct, "backend", "python") != "compiled":
+            raise SpecError("threat_pn (a df-pn check) needs backend=compiled")
         #: (solver, plies, node budget) run at the horizon in turn; a budget (``horizon_nodes``,
         #: 0: none) also deepens 1, 3, 5, ... plies, so short wins are found before it runs out
         self.at_horizon = [(self.vcf, depth, 0)] + \
@@ -1260,7 +1281,17 @@ class ThreatPart:
             self._verified.add(k)
             sv = self.vct
             n = 0
-            if not self.pass_clear and should_stop is None:  # (else no VCT after any move)
+            if not self.pass_clear and self.pn:          # df-pn: to the end, or unfinished
+                from ..compiled.threats_pn import prove
+                before = sv.nodes
+                n = prove(sv, state, self.pn, self.verify_nodes if should_stop is None else
+                          TIMED_VERIFY * self.verify_nodes, should_stop)[0]
+                self.nodes += sv.nodes - before
+                if n < 0:
+                    n = 0
+                    if should_stop is not None:
+                        self._verified.discard(k)    # a later check goes on (its table kept)
+            elif not self.pass_clear and should_stop is None:  # (else no VCT after any move)
                 before = sv.nodes
                 n = sv.win_within(state, self.vct_depth, 1, self.verify_nodes, self.deepen)
                 self.nodes += sv.nodes - before
