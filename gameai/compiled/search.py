@@ -165,6 +165,9 @@ def warm_up(o, state, ev) -> None:
     if o.threats is not None:               # the root's threat solvers run from Python
         from .threats import warm_up as threats_warm_up
         threats_warm_up()
+        if o.threats.pn:
+            from .threats_pn import warm_up as dfpn_warm_up
+            dfpn_warm_up()
     core = load_core(kernel_for(state).__name__.rsplit(".", 1)[1])
     if core.negamax.signatures:
         return

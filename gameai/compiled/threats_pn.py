@@ -323,3 +323,15 @@ def prove(solver, state, max_plies: int, budget: int | None = None,
         return n, []
     end = int(dfpn_line(solver.G, mem.p, mem.tt, solver._buf, np.int64(n), np.int64(0)))
     return n, [int(m) for m in solver._buf[:end]]
+
+
+def warm_up() -> None:
+    """Compile (or load from the disk cache) df-pn before a search's clock starts: a tiny
+    VCT, with its line, on a scratch solver."""
+    if dfpn.signatures and dfpn_line.signatures:
+        return
+    from ..games.gomoku import Gomoku
+    from .threats import ThreatSolver, warm_up as threats_warm_up
+    threats_warm_up()
+    s = Gomoku(size=9, rule="renju", black="e5 f5 g5", white="a1 a9 i9")
+    assert prove(ThreatSolver(vct=True, tt_size=64), s, 5)[0]

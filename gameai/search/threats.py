@@ -934,6 +934,9 @@ class ThreatSearcher:
         if self.backend == "compiled":          # compiling is not the search's time
             from ..compiled.threats import warm_up
             warm_up()
+            if self.pn:
+                from ..compiled.threats_pn import warm_up as dfpn_warm_up
+                dfpn_warm_up()
         t0 = _time.perf_counter()
         deadline = t0 + time_limit if time_limit else None
         sv = self.solver
