@@ -345,15 +345,17 @@ def test_win_within_asks_the_clock(compiled):
     assert sv.win_within(g, 15, 1, 100, True) == 0 and sv.aborted
 
 
-def test_an_unfinished_timed_check_is_continued_not_passed(compiled):
+@pytest.mark.parametrize("deepen", [True, False])
+def test_an_unfinished_timed_check_is_continued_not_passed(compiled, deepen):
     """The position of the test above: a timed check of i10 stopped at once proves nothing,
     and the move is not taken as checked: the next check (with time) goes on and proves
-    White's VCT. A finished check that proves nothing is not repeated."""
+    White's VCT. A finished check that proves nothing is not repeated. The same with
+    ``threat_deepen=false`` (one search at the full ply limit)."""
     from gameai.compiled.threats import part_solvers
     from gameai.search.threats import ThreatPart
     g = gameai.load_game("gomoku", moves="h8 i9 j8 k8 h9 k9 g8 k10 k7")
     i10, k11 = g.parse_move("i10"), g.parse_move("k11")
-    part = ThreatPart(solver=part_solvers())
+    part = ThreatPart(solver=part_solvers(), deepen=deepen)
     part.root(g, lambda n: False)
     assert not part.refutes(g, i10, lambda n: True)
     assert part.refutes(g, i10, lambda n: False)

@@ -1294,16 +1294,13 @@ class ThreatPart:
                     n = 0
                     if should_stop is not None:
                         self._verified.discard(k)    # a later check goes on (its table kept)
-            elif not self.pass_clear and should_stop is None:  # (else no VCT after any move)
+            elif not self.pass_clear and (should_stop is None or not self.deepen):
+                # (else no VCT after any move) untimed, or timed in one search at vct_depth
                 before = sv.nodes
-                n = sv.win_within(state, self.vct_depth, 1, self.verify_nodes, self.deepen)
+                n = sv.win_within(state, self.vct_depth, 1, self.verify_nodes if should_stop is None
+                                  else TIMED_VERIFY * self.verify_nodes, self.deepen, should_stop)
                 self.nodes += sv.nodes - before
-            elif not self.pass_clear and not self.deepen:   # timed, one search at vct_depth
-                before = sv.nodes
-                n = sv.win_within(state, self.vct_depth, 1, TIMED_VERIFY * self.verify_nodes,
-                                  False, should_stop)
-                self.nodes += sv.nodes - before
-                if not n and sv.aborted:
+                if not n and sv.aborted and should_stop is not None:
                     self._verified.discard(k)    # unfinished: a later check goes on
             elif not self.pass_clear:            # timed: the time left decides, within a cap
                 sv.reset_counters()
