@@ -15,12 +15,12 @@ the defender's replies :func:`.threats._replies` (a quiet move's replies come fr
 VCF it threatens, proven by the solver's own VCF sub-solver), with the same ply limit, so
 within the limit it decides what that solver decides; only the cost and the line found
 differ (df-pn's proof need not be the shortest). A child not in the table starts at
-pn = dn = 1. Nodes are counted as the depth-first solver counts them: one per move
-played on the board (the first visit of a child and every later descent into it), plus
-the VCF sub-solver's. A node's moves are cached (``mc``, ``pool``), so a node entered
+pn = dn = 1 (its moves wait for its first visit). Nodes are counted as the depth-first
+solver counts them: one per move played on the board (every descent into a child, so a
+child visited again counts again), plus the VCF sub-solver's. A node's moves are cached (``mc``, ``pool``), so a node entered
 again does not generate them again. Table entries hold the plies left when they were
-computed: a proof is used where it fits the plies left, a disproof where no more plies
-are left, unfinished numbers only at the same plies left.
+computed: a proof is used where it fits in the plies left, a disproof where at most as
+many plies are left, unfinished numbers only where exactly as many are left.
 """
 from __future__ import annotations
 
