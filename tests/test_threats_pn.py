@@ -56,7 +56,7 @@ def test_puzzles_decided_as_the_depth_first_solver_decides_them(prove, p):
 def test_random_positions_decided_as_the_depth_first_solver_decides_them(prove, rule):
     """Seeded random positions, VCT at 9 plies and VCF at 11: df-pn proves exactly the
     positions the depth-first solver proves (both ways, several of each), with lines
-    that reach the five."""
+    that reach the five and are no shorter than the shortest win (deepening's)."""
     from gameai.compiled.threats import ThreatSolver
     from gameai.search.threats import complete_line
     rng = random.Random(f"dfpn-{rule}")
@@ -64,7 +64,7 @@ def test_random_positions_decided_as_the_depth_first_solver_decides_them(prove, 
     for i in range(40):
         s = random_position(rng, rule, 15, rng.randrange(14, 40))
         for vct, plies in ((True, 9), (False, 11)):
-            dfs = ThreatSolver(vct=vct).win_within(s, plies)
+            dfs = ThreatSolver(vct=vct).win_within(s, plies, deepen=True)   # the shortest
             n, line = prove(ThreatSolver(vct=vct), s, plies)
             assert (n > 0) == (dfs > 0), (i, vct)
             if n:
