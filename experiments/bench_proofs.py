@@ -41,8 +41,11 @@ def positions(paths: list[str | Path]) -> list[tuple[str, object]]:
             raise ValueError(f"{path}: not a post-mortem table (needs columns {sorted(need)})")
         for folder, rows in pm.dropna(subset=["ply"]).groupby("folder", sort=False):
             config, _games = read_run(folder)
-            moves = pd.read_parquet(Path(folder) / "moves.parquet",
-                                    columns=["game_id", "ply", "move"])
+            try:
+                moves = pd.read_parquet(Path(folder) / "moves.parquet",
+                                        columns=["game_id", "ply", "move"])
+            except Exception as e:          # pyarrow's errors for a missing or broken file
+                raise ValueError(f"{Path(folder) / 'moves.parquet'} cannot be read: {e}")
             for r in rows.itertuples():
                 state = gameai.load_game(config["game"], moves=r.opening)
                 played = moves[moves.game_id == r.game_id].sort_values("ply").move

@@ -256,17 +256,23 @@ def test_replay_refuses_a_repeated_spec_and_resumes_from_its_journal(tmp_path, c
     assert "holds another replay" in capsys.readouterr().out and played == []
 
 
+def _ignored_three_game(folder):
+    """A one-game record where White, the threat player, ignores Black's open three (a3 at
+    ply 5) and loses to its straight four (the test below says why)."""
+    threat, plain = "negascout(depth=1,threats=true)", "negascout(depth=1)"
+    _record(folder, threat, plain, [("h8 a1", False, 0)])
+    _manifest_game(folder)
+    pd.DataFrame({"game_id": 0, "ply": range(2, 9),
+                  "move": ["h9", "a2", "h10", "a3", "h11", "a4", "h12"]}).to_parquet(
+        folder / "moves.parquet")
+
+
 def test_postmortem_finds_the_move_that_ignored_an_open_three(tmp_path, capsys):
     # The threat player is White. Black h8 h9 h10 is an open three after ply 4, and White's
     # a3 (ply 5) ignores it: Black's h11 makes a straight four, a three-ply win. Before
     # that every Black stone stands on column h, so no second line can carry a three and
     # Black has no threat sequence; at ply 5 only h7 and h11 stop both straight fours.
-    threat, plain = "negascout(depth=1,threats=true)", "negascout(depth=1)"
-    _record(tmp_path / "run", threat, plain, [("h8 a1", False, 0)])
-    _manifest_game(tmp_path / "run")
-    pd.DataFrame({"game_id": 0, "ply": range(2, 9),
-                  "move": ["h9", "a2", "h10", "a3", "h11", "a4", "h12"]}).to_parquet(
-        tmp_path / "run" / "moves.parquet")
+    _ignored_three_game(tmp_path / "run")
     argv = ["--postmortem", str(tmp_path / "run"), "--pm-nodes", "200000",
             "--pm-alt-nodes", "50000", "--jobs", "1", "--out", str(tmp_path / "pm")]
     assert bench.main(argv) == 0
@@ -289,12 +295,7 @@ def test_bench_proofs_replays_the_postmortem_positions(tmp_path, capsys):
     at 5 plies within 100 nodes, and a wrong move in the table is named."""
     pytest.importorskip("numba")
     from experiments import bench_proofs
-    threat, plain = "negascout(depth=1,threats=true)", "negascout(depth=1)"
-    _record(tmp_path / "run", threat, plain, [("h8 a1", False, 0)])
-    _manifest_game(tmp_path / "run")
-    pd.DataFrame({"game_id": 0, "ply": range(2, 9),
-                  "move": ["h9", "a2", "h10", "a3", "h11", "a4", "h12"]}).to_parquet(
-        tmp_path / "run" / "moves.parquet")
+    _ignored_three_game(tmp_path / "run")
     pd.DataFrame([dict(folder=str(tmp_path / "run"), game_id=0, opening="h8 a1", ply=5,
                        move="a3")]).to_csv(tmp_path / "pm.csv", index=False)
     argv = [str(tmp_path / "pm.csv"), "--depths", "5", "--budget", "1000", "--marks", "100",

@@ -1261,17 +1261,9 @@ class ThreatSolver:
         c = self._c
         self.aborted = False
         limits = range(1 if max_plies % 2 else 2, max_plies + 1, 2) if deepen else (max_plies,)
-        c[POLLING], c[ABORT] = int(should_stop is not None), 0
-        nodes = int(c[NODES])
-        stop_at = -1 if budget is None else nodes + budget
-        if should_stop is not None:             # the clock every 256 nodes, and the budget
-            c[EVERY], c[LIMIT], c[STOP_AT] = 256, stop_at, stop_at
-            c[NEXT_CHECK] = nodes + 256 if stop_at < 0 else min(nodes + 256, stop_at)
+        self._limits(budget, should_stop)
+        if should_stop is not None:
             _HOOKS.append(should_stop)
-        elif budget is None:
-            c[EVERY], c[LIMIT], c[NEXT_CHECK], c[STOP_AT] = NEVER, -1, NEVER, -1
-        else:
-            c[EVERY], c[LIMIT], c[NEXT_CHECK], c[STOP_AT] = budget, stop_at, stop_at, stop_at
         try:
             for d in limits:
                 n = int(attack(self.G, self._S, np.int64(d), np.int64(ply), np.int64(0)))
@@ -1286,6 +1278,21 @@ class ThreatSolver:
             if should_stop is not None:
                 _HOOKS.pop()
                 c[POLLING] = 0
+
+    def _limits(self, budget: int | None, should_stop: Callable[[int], bool] | None) -> None:
+        """A search's stops from here on: at ``budget`` more nodes (None: none), and when
+        given, ``should_stop`` asked every 256 nodes (the caller pushes it on _HOOKS)."""
+        c = self._c
+        c[POLLING], c[ABORT] = int(should_stop is not None), 0
+        nodes = int(c[NODES])
+        stop_at = -1 if budget is None else nodes + budget
+        if should_stop is not None:             # the clock every 256 nodes, and the budget
+            c[EVERY], c[LIMIT], c[STOP_AT] = 256, stop_at, stop_at
+            c[NEXT_CHECK] = nodes + 256 if stop_at < 0 else min(nodes + 256, stop_at)
+        elif budget is None:
+            c[EVERY], c[LIMIT], c[NEXT_CHECK], c[STOP_AT] = NEVER, -1, NEVER, -1
+        else:
+            c[EVERY], c[LIMIT], c[NEXT_CHECK], c[STOP_AT] = budget, stop_at, stop_at, stop_at
 
     def _line(self, n: int) -> list[int]:
         end = int(line(self.G, self._S, np.int64(n), np.int64(0)))

@@ -29,7 +29,7 @@ import numpy as np
 from .gomoku_board import H, KEY, NCELLS, NPLACED, ZOB, pop, push
 from ..errors import SpecError
 from .jit import jit
-from .threats import ABORT, NONE, _attacks, _count, _replies
+from .threats import _HOOKS, ABORT, NONE, POLLING, _attacks, _count, _replies
 
 INF = np.int64(1) << 40
 EPS_NUM, EPS_DEN = 5, 4             #: the 1 + epsilon trick's factor (Pawlewicz & Lew 2007)
@@ -269,8 +269,8 @@ class Memory:
     left, which differ between searches)."""
 
     def __init__(self, budget: int | None) -> None:
-        slots = 1 << 12                     # >= 2 entries a node of the budget, up to 2**20
-        while slots < min(2 * (budget or 1 << 20), 1 << 20):
+        slots = 1 << 12
+        while slots < self.need(budget):
             slots *= 2
         self.tt = np.zeros(5 * slots, dtype=np.int64)
         self.mc = np.zeros(4 * slots, dtype=np.int64)
@@ -279,8 +279,13 @@ class Memory:
         self.p[P_MASK], self.p[P_MMASK] = slots - 1, slots - 1
         self.p[P_GEN] = self.p[P_MGEN] = 1
 
+    @staticmethod
+    def need(budget: int | None) -> int:
+        """Slots for a search of ``budget`` nodes: 2 a node, at most 2**20."""
+        return min(2 * (budget or 1 << 20), 1 << 20)
+
     def fits(self, budget: int | None) -> bool:
-        return len(self.tt) // 5 >= min(2 * (budget or 1 << 20), 1 << 20)
+        return len(self.tt) // 5 >= self.need(budget)
 
     def clear(self) -> None:
         self.p[P_GEN] += 1
@@ -298,7 +303,6 @@ def prove(solver, state, max_plies: int, budget: int | None = None,
     within ``max_plies``: ``(plies, line)``; plies 0 when disproven, -1 when stopped by
     ``budget`` nodes or ``should_stop`` (asked every 256 nodes; the table keeps what the
     search found, so a later call goes on from there)."""
-    from .threats import EVERY, LIMIT, NEXT_CHECK, NEVER, NODES, POLLING, STOP_AT, _HOOKS
     if not 1 <= max_plies <= 200:           # (a table entry keeps plies in 8 bits)
         raise SpecError(f"df-pn threat search: 1 to 200 plies, got {max_plies}")
     solver._bind(state, max_plies)
@@ -307,11 +311,7 @@ def prove(solver, state, max_plies: int, budget: int | None = None,
         mem = solver.dfpn = Memory(budget)
     mem.new_search()
     c = solver._c
-    nodes = int(c[NODES])
-    stop_at = -1 if budget is None else nodes + budget
-    c[ABORT], c[POLLING], c[LIMIT], c[STOP_AT] = 0, int(should_stop is not None), stop_at, stop_at
-    c[EVERY] = 256 if should_stop is not None else NEVER if budget is None else budget
-    c[NEXT_CHECK] = min(nodes + c[EVERY], stop_at) if stop_at >= 0 else nodes + c[EVERY]
+    solver._limits(budget, should_stop)
     _HOOKS.append(should_stop)
     try:
         n = int(dfpn(solver.G, solver._S, mem.p, mem.tt, mem.mc, mem.pool, np.int64(max_plies),
