@@ -1,9 +1,13 @@
 """backend=compiled compiles before a search's clock starts, on throwaway memories."""
+import os
+
+import numpy as np
 import pytest
 
 import gameai
 from gameai.compiled import AVAILABLE, REASON
 from gameai.compiled.memory import NO_MOVE
+from gameai.compiled.pages import touch
 from gameai.compiled.search import kernel_for, load_core, warm_up
 
 pytestmark = pytest.mark.skipif(not AVAILABLE, reason=f"backend=compiled not tested: {REASON}")
@@ -22,3 +26,37 @@ def test_warm_up_leaves_the_searchers_memories_untouched():
     a, b = warmed.search(s), fresh.search(s)
     assert (a.move, a.value, a.pv) == (b.move, b.value, b.pv)
     assert a.stats.nodes == b.stats.nodes and a.stats.tt_hits == b.stats.tt_hits
+
+
+def _resident_bytes() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="no /proc/self/statm to read residency")
+def test_touch_faults_in_every_page_and_changes_no_value():
+    a = np.zeros(8 << 20, np.int64)             # 64 MiB, mapped lazily
+    a[12345], a[-1] = 7, -3
+    before = _resident_bytes()
+    touch(a)
+    assert _resident_bytes() - before >= 0.9 * a.nbytes
+    assert a[12345] == 7 and a[-1] == -3 and np.count_nonzero(a) == 2
+    with pytest.raises(ValueError, match="contiguous"):
+        touch(a[::2])
+
+
+def test_a_timed_search_faults_in_its_tables_before_its_clock_and_an_untimed_one_does_not():
+    s = gameai.load_game("gomoku", size=9, moves="e5 a1 f5")
+    spec = "negascout(tt=true,id=true,threats=true,backend=compiled,{})"
+    untimed = gameai.make_searcher(spec.format("depth=2"))
+    untimed.search(s)
+    arenas = {id(sv.arena): sv.arena for sv in (untimed.threats.vcf, untimed.threats.vct)}
+    assert not untimed.tt.touched and not any(a.touched for a in arenas.values())
+    timed = gameai.make_searcher(spec.format("time=0.05"))
+    r = timed.search(s)
+    arenas = {id(sv.arena): sv.arena for sv in (timed.threats.vcf, timed.threats.vct)}
+    assert timed.tt.touched and all(a.touched for a in arenas.values())
+    assert r.move is not None
+    vct = gameai.make_searcher("vct(depth=3,time=0.05,backend=compiled)")
+    vct.search(s)
+    assert vct.solver.arena.touched

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..errors import SpecError
 from ..search.tt import max_slots
+from .pages import touch
 
 NO_MOVE = -(1 << 63)     #: "no move" in the arrays (gameai.compiled.core.NO_MOVE)
 KILLER_PLIES = 600       #: killer rows: deeper than any search line (spec.Depth + extensions)
@@ -38,6 +39,13 @@ class CompiledTT:
     def clear(self) -> None:
         self.table = np.zeros((self.size + 1, 6), np.int64)    # zero pages: allocated lazily
         self.table[-1, 2] = self.mask
+        self.touched = False
+
+    def prefault(self) -> None:
+        """:func:`touch` the table once (a timed search's warm-up, before its clock)."""
+        if not self.touched:
+            touch(self.table)
+            self.touched = True
 
     @property
     def age(self) -> int:

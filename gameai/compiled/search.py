@@ -158,10 +158,14 @@ class _PVTable:
         return tuple(int(m) for m in self.buf[row + 1:row + 1 + self.buf[row]])
 
 
-def warm_up(o, state, ev) -> None:
+def warm_up(o, state, ev, timed: bool = False) -> None:
     """Compile (or load from the disk cache) ``state``'s core before a search's clock
     starts: numba compiles on the first call, and tens of seconds of compiling must not
-    be charged to a move's time. A one-node search on throwaway memories."""
+    be charged to a move's time. A one-node search on throwaway memories. ``timed``: the
+    search has a clock, so the searcher's large tables are faulted in now, once
+    (:func:`~gameai.compiled.pages.touch`), not during its first moves."""
+    if timed:
+        prefault(o)
     if o.threats is not None:               # the root's threat solvers run from Python
         from .threats import warm_up as threats_warm_up
         threats_warm_up()
@@ -185,6 +189,17 @@ def warm_up(o, state, ev) -> None:
         run.negamax(1, -1, 1, 0)
     except Abort:
         pass
+
+
+def prefault(o) -> None:
+    """Fault in the pages of searcher ``o``'s TT and threat arenas, each once."""
+    if o.tt is not None and hasattr(o.tt, "prefault"):
+        o.tt.prefault()
+    if o.threats is not None:
+        for solver in (o.threats.vcf, o.threats.vct):
+            arena = getattr(solver, "arena", None)
+            if arena is not None:
+                arena.prefault()
 
 
 class CompiledSearch:

@@ -36,6 +36,7 @@ from .gomoku_board import (BNEAR, CLINE, CODES, DIR, EXB, EXW, F_NONE, H, KEY, N
                            NLINES, NPLACED, NWORD, PLACED, RENJU, RULE, WINNER, WSTACK, ZOB,
                            exact_for, forbidden_at, legal, load, maybe_forbidden, pop, push, result)
 from .jit import AVAILABLE, jit, numba
+from .pages import touch
 from .threats_lines import MEMO_BITS, facts, kill, mask_of, popcount
 
 if AVAILABLE:
@@ -1056,6 +1057,7 @@ class Arena:
         hbuf_len = (2 * HBUF_PLIES + 16) * PLY_WORDS
         size = HDR + memo_len + LINE_WORDS + 32 + hbuf_len + 2 * NCM + solvers * (N_C + self.tt_len)
         self.T = np.zeros(size, dtype=np.int64)         # pages are touched only when used
+        self.touched = False                            # (or by prefault)
         self._next = HDR
         T = self.T
         T[A_MEMO], T[A_MEMO_LEN] = self._take(memo_len), memo_len
@@ -1074,6 +1076,14 @@ class Arena:
             dst[used] = src[used]
             self.memo[-1] = last.memo[-1]
         _LAST[:] = [weakref.ref(self)]
+
+    def prefault(self) -> None:
+        """:func:`~gameai.compiled.memory.touch` the arena once (a timed search's
+        warm-up, before its clock): its solvers' tables are most of a threat searcher's
+        memory, allocated lazily (``np.zeros``)."""
+        if not self.touched:
+            touch(self.T)
+            self.touched = True
 
     def _take(self, n: int) -> int:
         off = self._next

@@ -242,7 +242,8 @@ class Searcher:
         allowed = allowed_root_moves(state, root_moves)
         if self.backend == "compiled":         # compiling is not the move's thinking time
             from ..compiled.search import warm_up
-            warm_up(self, state, self.evaluator(state))
+            warm_up(self, state, self.evaluator(state), timed=time_limit is not None or
+                    soft_time is not None or stop is not None)
         t0 = time.perf_counter()
         deadline = t0 + time_limit if time_limit else None
         soft_deadline = t0 + soft_time if soft_time else None

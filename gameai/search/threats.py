@@ -937,6 +937,8 @@ class ThreatSearcher:
             if self.pn:
                 from ..compiled.threats_pn import warm_up as dfpn_warm_up
                 dfpn_warm_up()
+            if time_limit or stop is not None:  # a clock: its table's pages now, once
+                self.solver.arena.prefault()
         t0 = _time.perf_counter()
         deadline = t0 + time_limit if time_limit else None
         sv = self.solver
