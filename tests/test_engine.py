@@ -677,3 +677,26 @@ def test_gomocup_malformed_board_then_valid_board(engines):
     x, y = _gomocup_move(e.read_until(lambda s: re.fullmatch(r"\d+,\d+", s) is not None))
     assert (x, y) not in ((7, 7), (8, 8), (9, 9))
     assert e.close("END") == 0
+
+
+@pytest.mark.skipif(not __import__("gameai.compiled", fromlist=["AVAILABLE"]).AVAILABLE,
+                    reason="backend=compiled is not available here")
+def test_an_idle_engine_compiles_and_faults_in_its_tables_before_the_first_go():
+    """``isready`` (UCI) and ``START`` (Gomocup) do the first timed search's warm-up, so
+    its compiling and its tables' page faults are not on the first move's clock."""
+    from gameai.compiled.search import kernel_for, load_core
+    spec = "negascout(time=0.2,tt=true,id=true,threats=true,backend=compiled)"
+    g = GomocupServer("gomoku", spec)
+    assert not g.player.searcher.tt.touched
+    out = _session(g, ["START 15"])
+    assert out == ["OK"]
+    searcher = g.player.searcher
+    assert searcher.tt.touched and searcher.threats.vct.arena.touched
+    assert load_core(kernel_for(g.state).__name__.rsplit(".", 1)[1]).negamax.signatures
+    x = UciServer("xiangqi", "negascout(tt=true,id=true,backend=compiled)", "uci")
+    assert not x.player.searcher.tt.touched
+    out = _session(x, ["uci", "isready"])
+    assert out[-1] == "readyok" and x.player.searcher.tt.touched
+    out = _session(x, ["ucinewgame", "position startpos", "go movetime 200"])
+    assert out[-1].startswith("bestmove ")   # (ucinewgame made a new table: touched again
+    assert x.player.searcher.tt.touched      #  by the timed go's own warm-up)

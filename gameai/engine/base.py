@@ -328,6 +328,20 @@ class LineServer:
         self.finish_thinking()
         self.thinking = Thinking(self.player, self.state, request, self.report, self.answer)
 
+    def prepare(self) -> None:
+        """When no search runs: let the searcher compile and fault in its tables now
+        (``Searcher.prepare``), not on the first ``go``'s clock. A failure is reported
+        and costs nothing: the search does the same work when it starts."""
+        t = self.thinking
+        if t is not None and t.alive:
+            return
+        searcher = getattr(self.player, "searcher", None)
+        if searcher is not None and hasattr(searcher, "prepare"):
+            try:
+                searcher.prepare(self.state)
+            except Exception as exc:  # noqa: BLE001 - the engine must survive it
+                self.error(f"warm-up failed ({type(exc).__name__}: {exc})")
+
     def finish_thinking(self, timeout: float | None = None) -> None:
         """Stop the running search (its answer is still sent) and wait for it."""
         t = self.thinking

@@ -143,10 +143,12 @@ class GomocupServer(LineServer):
             self.size = parse_int("START board size", rest, lo=5)
             self.state = self._new_state()
             self.player.new_game(self.seed)
+            self.prepare()  # compile and fault in before the first turn's clock
             self.send("OK")
         elif cmd == "RESTART":  # same seed every game (no history dependence)
             self.state = self._new_state()
             self.player.new_game(self.seed)
+            self.prepare()
             self.send("OK")
         elif cmd == "BEGIN":
             self._need_state()

@@ -96,7 +96,8 @@ class UciServer(LineServer):
                 self.send("option newgame type button")
                 self.send("option seed type spin default 0 min 0 max 2147483647")
             self.send(f"{self.protocol}ok")
-        elif cmd == "isready":
+        elif cmd == "isready":  # idle: compile and fault in now, not on go's clock
+            self.prepare()
             self.send("readyok")
         elif cmd == "ucinewgame":  # same seed each game: results never depend on
             self.finish_thinking()  # how many games this process played

@@ -190,6 +190,15 @@ class Searcher:
         if self.threats is not None:
             self.threats.new_game()
 
+    def prepare(self, state) -> None:
+        """Do now what a first timed search of ``state``'s game would otherwise do on its
+        clock: with ``backend=compiled``, compile (or load) the core and fault in the
+        searcher's tables (:func:`~gameai.compiled.search.warm_up`). An engine calls it
+        when idle at ``isready`` and at Gomocup ``START``, whose answers GUIs wait for."""
+        if self.backend == "compiled":
+            from ..compiled.search import warm_up
+            warm_up(self, state, self.evaluator(state), timed=True)
+
     def evaluator(self, state):
         """The evaluator used on ``state``: ``eval`` if given, else the game's default."""
         spec = self.eval_spec or state.default_eval
