@@ -814,3 +814,31 @@ def test_threat_deepen_false_checks_replies_with_one_search_at_full_depth(name):
     assert found[True] != found[False]              # the two modes search differently
     assert gameai.make_searcher("negascout(depth=2,threats=true,threat_deepen=false)") \
         .threats.deepen is False
+
+
+def test_complete_line_plays_a_short_proof_to_its_five_and_stops_when_told():
+    """A proof whose line stops short (a defender node decided without a move) is played on
+    to the five; a search's clock (``should_stop``) ends that early, the win's first move
+    kept, as the root win and the vct searcher use it under a time limit."""
+    from gameai.search.threats import ThreatSolver, complete_line
+    rng = random.Random("complete-line")
+    for _ in range(50):
+        s = random_position(rng, "freestyle", 15, rng.randrange(14, 40))
+        n, line, _ = ThreatSolver(vct=True).solve(s, 9)
+        if n and len(line) < n:
+            break
+    else:
+        pytest.fail("no short proof line in 50 seeded positions")
+    key = s.key
+    full = complete_line(s, ThreatSolver(vct=True), line, n)
+    assert s.key == key and len(full) == n and full[:len(line)] == line
+    attacker = s.to_move
+    for m in full:
+        s.push(m)
+    assert s.result() is not None and s.result().winner == attacker
+    for _ in full:
+        s.pop()
+    asked = []
+    cut = complete_line(s, ThreatSolver(vct=True), line, n,
+                        should_stop=lambda nodes: asked.append(nodes) or True)
+    assert cut == line and asked and s.key == key

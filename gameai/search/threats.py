@@ -838,7 +838,8 @@ class ThreatSolver:
         return line
 
 
-def complete_line(state, solver, line: list[int], plies: int, budget: int = 100_000) -> list[int]:
+def complete_line(state, solver, line: list[int], plies: int, budget: int = 100_000,
+                  should_stop: Callable[[int], bool] | None = None) -> list[int]:
     """``line`` (a proven win of ``plies`` plies for the side to move of ``state``) played on
     to its five, where the table stops short: at a defender node decided without a move
     (two five-points, a five-point the defender may not take, a three that no defence
@@ -846,7 +847,8 @@ def complete_line(state, solver, line: list[int], plies: int, budget: int = 100_
     of one of the attacker's five-points, else of one of its straight-four points, else
     the first legal move, and then the attacker's win from there, proven again (within
     ``budget`` nodes of ``solver`` in all; short of it, the line as far as it got).
-    ``state`` is left unchanged."""
+    ``should_stop(nodes)`` (a search's clock and ``stop``) ends it early the same way: the
+    win is proven already, so only the line is shorter. ``state`` is left unchanged."""
     push = fast_push(state)
     attacker = state.to_move
     line = list(line)
@@ -856,6 +858,8 @@ def complete_line(state, solver, line: list[int], plies: int, budget: int = 100_
         for m in line:
             push(m)
         while len(line) < plies and state.result() is None:
+            if should_stop is not None and should_stop(0):
+                break
             if state.to_move != attacker:
                 legal = state.legal_moves()
                 if not legal:
@@ -865,7 +869,7 @@ def complete_line(state, solver, line: list[int], plies: int, budget: int = 100_
                 line.append((pick or legal)[0])
                 push(line[-1])
                 continue
-            n, sub, _ = solver.solve(state, plies - len(line), None, None, 256, stop_at)
+            n, sub, _ = solver.solve(state, plies - len(line), should_stop, None, 256, stop_at)
             if not n or not sub:
                 break
             for m in sub:
@@ -976,7 +980,7 @@ class ThreatSearcher:
             stats.time_s = _time.perf_counter() - t0
             return SearchResult(None, 0, [], stats)
         if len(line) < plies:                   # (the statistics are the proof's own)
-            line = complete_line(state, sv, line, plies)
+            line = complete_line(state, sv, line, plies, should_stop=should_stop)
         stats.time_s = _time.perf_counter() - t0
         return SearchResult(line[0] if line else None, MATE - plies, line, stats, state=state)
 
@@ -1161,7 +1165,8 @@ class ThreatPart:
             self.nodes += solver.nodes
             if n and line and (allowed is None or line[0] in allowed):
                 # the PV to the five (as the vcf/vct searchers'; the nodes stay the proof's)
-                return n, line if len(line) == n else complete_line(state, solver, line, n)
+                return n, line if len(line) == n else \
+                    complete_line(state, solver, line, n, should_stop=should_stop)
         left = self.pass_nodes if node_limit is None else \
             min(node_limit - self.nodes, self.pass_nodes)
         if left > 0 and not should_stop(0):     # would the opponent win if we passed?
