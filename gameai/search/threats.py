@@ -949,10 +949,12 @@ class ThreatSearcher:
         sv.reset_counters()
         stats = SearchStats()
 
-        def should_stop(n: int) -> bool:
-            return (node_limit is not None and n >= node_limit) or \
-                (deadline is not None and _time.perf_counter() >= deadline) or \
+        def out_of_time(n: int) -> bool:
+            return (deadline is not None and _time.perf_counter() >= deadline) or \
                 (stop is not None and stop.is_set())
+
+        def should_stop(n: int) -> bool:
+            return (node_limit is not None and n >= node_limit) or out_of_time(n)
 
         def iteration(d: int, n: int) -> None:
             stats.depth = d
@@ -980,7 +982,8 @@ class ThreatSearcher:
             stats.time_s = _time.perf_counter() - t0
             return SearchResult(None, 0, [], stats)
         if len(line) < plies:                   # (the statistics are the proof's own)
-            line = complete_line(state, sv, line, plies, should_stop=should_stop)
+            # (the clock ends it; a node limit bounded the proof, the line has its budget)
+            line = complete_line(state, sv, line, plies, should_stop=out_of_time)
         stats.time_s = _time.perf_counter() - t0
         return SearchResult(line[0] if line else None, MATE - plies, line, stats, state=state)
 
@@ -1165,8 +1168,9 @@ class ThreatPart:
             self.nodes += solver.nodes
             if n and line and (allowed is None or line[0] in allowed):
                 # the PV to the five (as the vcf/vct searchers'; the nodes stay the proof's)
+                # (the clock ends it: should_stop(0) is the clock and stop, no node limit)
                 return n, line if len(line) == n else \
-                    complete_line(state, solver, line, n, should_stop=should_stop)
+                    complete_line(state, solver, line, n, should_stop=lambda k: should_stop(0))
         left = self.pass_nodes if node_limit is None else \
             min(node_limit - self.nodes, self.pass_nodes)
         if left > 0 and not should_stop(0):     # would the opponent win if we passed?
