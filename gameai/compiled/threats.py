@@ -1078,7 +1078,7 @@ class Arena:
         _LAST[:] = [weakref.ref(self)]
 
     def prefault(self) -> None:
-        """:func:`~gameai.compiled.memory.touch` the arena once (a timed search's
+        """:func:`~gameai.compiled.pages.touch` the arena once (a timed search's
         warm-up, before its clock): its solvers' tables are most of a threat searcher's
         memory, allocated lazily (``np.zeros``)."""
         if not self.touched:
