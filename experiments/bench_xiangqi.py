@@ -102,7 +102,7 @@ def _openspiel_runners(fen: str, depth: int) -> dict[str, Callable[[], int] | st
 
 def _movegen_rows(compiled: bool) -> dict[str, tuple[Callable[[], int], str]]:
     """Move generation alone on the fixed middle-game suite: (runner, unit) per row."""
-    from experiments.suites import load
+    from .suites import load
     states = [gameai.load_game("xiangqi", fen=fen) for fen in load("xiangqi").values()]
     rows: dict[str, tuple[Callable[[], int], str]] = {
         "gameai legal_moves": (lambda: sum(len(s.legal_moves()) > 0 for s in states), "calls"),
