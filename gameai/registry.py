@@ -157,6 +157,19 @@ def make_evaluator(spec: str, state=None, **params: Any):
     return ev
 
 
+def check_evaluator_spec(spec: Any, owner: str = "searcher parameter eval") -> None:
+    """Refuse an evaluator spec that builds nothing (empty, unknown name, unknown or bad
+    parameter) when the searcher is made, not at its first search; the game fit is
+    checked at search time (:func:`make_evaluator` with the position)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise SpecError(f"{owner}={spec!r}: expected an evaluator spec; known: "
+                        f"{', '.join(EVALUATORS.names())}")
+    try:
+        EVALUATORS.resolve(spec)
+    except SpecError as exc:
+        raise SpecError(f"{owner}={spec}: {exc}") from None
+
+
 def make_searcher(spec: str, **params: Any):
     """Create a searcher, e.g. ``make_searcher("negascout(depth=5,tt=true)")``."""
     return SEARCHERS.create(spec, **params)

@@ -8,7 +8,7 @@ Validation (:func:`convert`) turns each text into the type the factory's signatu
 declares, so a value never reaches a constructor as the wrong type
 (``connect4(moves=1234)`` stays the string ``"1234"``):
 
-* ``bool``: only ``true`` or ``false``;
+* ``bool``: only ``true`` or ``false``, in lower case;
 * ``int``: ASCII digits with an optional sign; ``float``: an ASCII decimal, finite;
   both bounded by ``typing.Annotated[int, Range(lo, hi)]``;
 * ``typing.Literal[...]``: one of the listed choices;
@@ -264,10 +264,9 @@ def _from_text(text: str, tp: Any) -> Any:
             if (str(c).lower() if isinstance(c, bool) else str(c)) == t:
                 return c
         raise _Reject
-    if base is bool:
-        low = t.lower()
-        if low in ("true", "false"):
-            return low == "true"
+    if base is bool:                 # exactly as documented: no True, TRUE, yes or 1
+        if t in ("true", "false"):
+            return t == "true"
         raise _Reject
     if base is int:
         if not _INT.fullmatch(t):

@@ -13,6 +13,9 @@ from gameai.spec import Range, convert, describe, parse_spec, parse_spec_text
 @pytest.mark.parametrize("spec,param", [
     ("alphabeta(tt=maybe)", "tt"),
     ("alphabeta(tt=1)", "tt"),
+    ("negascout(tt=True)", "tt"),
+    ("negascout(tt=TRUE)", "tt"),
+    ("negascout(id=False)", "id"),
     ("alphabeta(history_key=foo)", "history_key"),
     ("alphabeta(history_inc=cube)", "history_inc"),
     ("alphabeta(tt_size=1e6)", "tt_size"),
@@ -81,7 +84,7 @@ def test_python_keywords_are_checked_too():
 
 
 def test_good_values_are_typed():
-    s = gameai.make_searcher("alphabeta(depth=3,tt=TRUE,tt_size=4096,time=0.5,history=false)")
+    s = gameai.make_searcher("alphabeta(depth=3,tt=true,tt_size=4096,time=0.5,history=false)")
     assert s.depth == 3 and s.tt is not None and s.time == 0.5 and s.history is None
     g = gameai.load_game("synthetic(ordering=0.25,branching=3)")
     assert g.name == "synthetic"
@@ -101,6 +104,23 @@ def test_evaluator_for_another_game_is_a_clear_error():
     # the same searcher still serves the game the evaluator is for
     s = gameai.make_searcher("alphabeta(depth=1,eval=gomoku.patterns)")
     assert s.search(gameai.load_game("gomoku", moves="h8")).move is not None
+
+
+@pytest.mark.parametrize("spec,named", [
+    ("alphabeta(eval=)", "eval=''.*known: .*xiangqi.pst"),
+    ("alphabeta(eval=nope)", "eval=nope.*known: .*xiangqi.pst"),
+    ("mcts(eval=nope)", "eval=nope.*known: .*gomoku.patterns"),
+    ("minimax2(eval=nope)", "eval=nope.*known: "),
+    ("negascout(eval=\"xiangqi.pst(x=1)\")", "eval=xiangqi.pst\\(x=1\\).*no parameter.*'x'"),
+])
+def test_an_evaluator_that_builds_nothing_is_refused_when_the_searcher_is_made(spec, named):
+    with pytest.raises(SpecError, match=named):
+        gameai.make_searcher(spec)
+
+
+def test_an_empty_evaluator_keyword_is_refused_too():
+    with pytest.raises(SpecError, match="eval=''"):
+        gameai.make_searcher("alphabeta", eval="")
 
 
 def test_mcts_tiny_time_still_returns_a_move():

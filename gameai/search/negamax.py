@@ -124,6 +124,9 @@ class Searcher:
                 raise SpecError(f"searcher parameter {name} must be an integer in [{lo}, {hi}], "
                                 f"got {v!r}")
         Limits(nodes=nodes, time=time)     # the same checks as a search's limits
+        if eval is not None:                # an unknown evaluator fails here, not mid-game
+            from ..registry import check_evaluator_spec
+            check_evaluator_spec(eval)
         self.clock = GameClock(parse_clock(clock)) if clock is not None else None
         if mtdf and not pruning:
             raise SpecError("mtdf needs pruning=true (it is a null-window alpha-beta driver)")
