@@ -113,3 +113,24 @@ def test_cli_perft_on_the_compiled_backend(capsys):
     assert main(["perft", "--game", "connect4", "--depth", "1", "--backend", "compiled"]) == 2  # no kernel
     assert main(["perft", "--game", "xiangqi", "--depth", "1", "--divide",
                  "--backend", "compiled"]) == 2
+
+
+@pytest.mark.parametrize("depth", ["a", 2.0, True, None, -1, 257, 10 ** 20])
+def test_perft_refuses_a_depth_that_is_no_integer_or_out_of_bounds(depth):
+    s = gameai.load_game("tictactoe")
+    with pytest.raises(gameai.SpecError, match="perft depth"):
+        gameai.perft(s, depth)
+
+
+def test_cli_perft_refuses_an_unbounded_depth_before_counting(capsys, monkeypatch):
+    from gameai.cli import main
+    from gameai.commands import perft as command
+
+    def counted(*a, **k):
+        raise AssertionError("perft counted a depth before refusing the bound")
+    monkeypatch.setattr(command, "perft", counted)
+    assert main(["perft", "--game", "tictactoe", "--depth", "99999999999999999999"]) == 2
+    captured = capsys.readouterr()
+    assert "depth 1:" not in captured.out and "<= 256" in captured.err
+    assert main(["perft", "--game", "tictactoe", "--depth", "0", "--divide"]) == 2
+    assert ">= 1" in capsys.readouterr().err

@@ -4,14 +4,15 @@ from __future__ import annotations
 import time
 
 from ..errors import SpecError
-from ..games.perft import divide, perft
+from ..games.perft import MAX_DEPTH, check_depth, divide, perft
 from ._common import add_game_options, game_from_args
 
 
 def add_parser(sub):
     p = sub.add_parser("perft", help="count legal move paths to a depth (move-generator check)")
     add_game_options(p)
-    p.add_argument("--depth", type=int, default=3, help="plies to count (default 3)")
+    p.add_argument("--depth", type=int, default=3,
+                   help=f"plies to count, 0 to {MAX_DEPTH} (default 3)")
     p.add_argument("--divide", action="store_true", help="print the count under each root move")
     p.add_argument("--bulk", action="store_true", help="use the game's bulk counting if it has one")
     p.add_argument("--backend", choices=("python", "compiled"), default="python",
@@ -20,8 +21,7 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    if args.depth < 0:
-        raise SpecError(f"perft depth must be >= 0, got {args.depth}")
+    check_depth(args.depth, lo=1 if args.divide else 0)   # before counting any depth
     if args.divide and args.backend != "python":
         raise SpecError("perft --divide runs on the python backend only")
     state = game_from_args(args)

@@ -8,11 +8,27 @@ same numbers, bulk or not, much faster.
 """
 from __future__ import annotations
 
+import typing
+
 from ..errors import SpecError
+from ..spec import Depth
 from .protocol import GameState, fast_push
 
 
 BACKENDS = ("python", "compiled")
+#: Deepest perft counted: the spec system's depth bound (a count that deep never ends
+#: anyway; beyond it a typo such as 10**20 would run for ever).
+MAX_DEPTH = int(typing.get_args(Depth)[1].hi)
+
+
+def check_depth(depth: typing.Any, lo: int = 0) -> int:
+    """``depth`` if it is an integer in ``[lo, MAX_DEPTH]``; a :class:`SpecError` naming
+    it otherwise (so a CLI can refuse it before counting the shallower depths)."""
+    if isinstance(depth, bool) or not isinstance(depth, int):
+        raise SpecError(f"perft depth must be an integer, got {depth!r}")
+    if not lo <= depth <= MAX_DEPTH:
+        raise SpecError(f"perft depth must be >= {lo} and <= {MAX_DEPTH}, got {depth}")
+    return depth
 
 
 def perft(state: GameState, depth: int, bulk: bool = False, backend: str = "python") -> int:
@@ -22,8 +38,7 @@ def perft(state: GameState, depth: int, bulk: bool = False, backend: str = "pyth
     one); without numba it falls back to the Python count with one warning."""
     if backend not in BACKENDS:
         raise SpecError(f"perft backend {backend!r}: expected one of {', '.join(BACKENDS)}")
-    if depth < 0:
-        raise SpecError(f"perft depth must be >= 0, got {depth}")
+    check_depth(depth)
     if backend == "compiled":
         from .. import compiled
         kernel = compiled.kernel_for(state)
@@ -62,8 +77,7 @@ def _perft(state: GameState, depth: int) -> int:
 
 def divide(state: GameState, depth: int) -> dict[str, int]:
     """Perft per root move (move text -> count), for comparing with another generator."""
-    if depth < 1:
-        raise SpecError(f"divide needs depth >= 1, got {depth}")
+    check_depth(depth, lo=1)
     out: dict[str, int] = {}
     push = fast_push(state)
     for m in state.legal_moves():
