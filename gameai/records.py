@@ -215,11 +215,25 @@ def record_text(state, tags: dict[str, Any] | None = None) -> str:
 
 
 def write_record(state, path: str | Path, tags: dict[str, Any] | None = None) -> Path:
-    """Write the game's record to ``path`` (a suffix is added if it has none)."""
+    """Write the game's record to ``path`` (a suffix is added if it has none).
+
+    A suffix that names another form (``g.psq`` for Xiangqi, ``x.txt``) is refused, as
+    :func:`read_record` would refuse the file; so is a path that cannot be written. Both
+    are a :class:`RecordError` naming the path, and nothing is written."""
     path = Path(path)
+    suffix = record_suffix(state)
+    if not path.name:                        # "." or "/": no file name to give a suffix
+        raise RecordError(f"{path}: cannot write: a file name is needed, e.g. game{suffix}")
     if not path.suffix:
-        path = path.with_suffix(record_suffix(state))
-    path.write_text(record_text(state, tags), encoding="utf-8")
+        path = path.with_suffix(suffix)
+    elif path.suffix.lower() != suffix:
+        raise RecordError(f"{path}: a {state.name} game is recorded as {suffix}, "
+                          f"not {path.suffix}; name the file with {suffix} or no suffix")
+    text = record_text(state, tags)
+    try:
+        path.write_text(text, encoding="utf-8")
+    except (OSError, ValueError) as exc:     # (ValueError: a NUL in the name)
+        raise RecordError(f"{path}: cannot write: {getattr(exc, 'strerror', None) or exc}") from None
     return path
 
 
@@ -229,10 +243,10 @@ def read_record(path: str | Path, game: str | None = None):
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         text = path.read_bytes().decode("gb18030", errors="replace")  # Chinese databases
+    except (OSError, ValueError) as exc:     # (ValueError: a NUL in the name)
+        raise RecordError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
     try:
         if path.suffix.lower() == ".pgn":
             return read_pgn(text).state()

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pexpect
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -95,3 +96,34 @@ def test_computer_moves_first_under_a_time_limit(tmp_path):
                  "--time", "0.3", cwd=tmp_path)
     assert "computer: h8" in t.intro and "White to move (you)" in t.intro
     assert t.quit() == 0
+
+
+def test_a_save_that_cannot_be_written_or_read_back_keeps_the_game(tmp_path):
+    t = Terminal("--game", "xiangqi", "--opponent", "alphabeta(depth=1)", cwd=tmp_path)
+    t.send("h2e2")
+    (tmp_path / "d.pgn").mkdir()
+    for line, reason in (("save /nonexistent/dir/x.pgn", "cannot write"),
+                         ("save d.pgn", "cannot write"),               # a folder
+                         ("save .", "cannot write"),
+                         ("save x.txt", "recorded as .pgn, not .txt"),
+                         ("save g.psq", "recorded as .pgn, not .psq")):
+        out = t.send(line)
+        assert "error:" in out and reason in out and "saved" not in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.pgn"]
+    out = t.send("a3a4")                                      # the game goes on
+    assert re.search(r"computer: [a-i]\d[a-i]\d", out)
+    assert "saved" in t.send("save g.PGN")
+    from gameai.records import read_record
+    assert len(read_record(tmp_path / "g.PGN").move_stack) == 4
+    assert t.quit() == 0
+
+
+@pytest.mark.parametrize("time", ["-1", "0", "nan"])
+def test_a_refused_time_limit_is_refused_before_the_game_starts(tmp_path, time):
+    import subprocess
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    p = subprocess.run([sys.executable, "-m", "gameai.cli", "play", "--game", "gomoku",
+                        "--opponent", "alphabeta(depth=2)", "--time", time], cwd=tmp_path,
+                       env=env, input="h8\nquit\n", capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and "move>" not in p.stdout
+    assert "--time" in p.stderr and "seconds > 0" in p.stderr

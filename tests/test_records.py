@@ -154,3 +154,20 @@ def test_contract_names():
     import gameai
     s = gameai.load_game("xiangqi", moves="h2e2 h9g7")
     assert gameai.records.read_pgn(gameai.records.write_pgn(s)).moves == ["h2e2", "h9g7"]
+
+
+def test_write_record_refuses_another_form_and_an_unwritable_path(tmp_path):
+    x, g = _random_game(7, 6), gameai.load_game("renju", moves="h8 h9 i8")
+    for state, name, why in ((x, "g.psq", "recorded as .pgn, not .psq"),
+                             (x, "x.txt", "recorded as .pgn, not .txt"),
+                             (g, "g.pgn", "recorded as .psq, not .pgn"),
+                             (x, "no/such/folder/g.pgn", "cannot write"),
+                             (x, "bad\0name.pgn", "cannot write")):
+        with pytest.raises(RecordError, match=why):
+            write_record(state, tmp_path / name)
+    with pytest.raises(RecordError, match="file name"):
+        write_record(x, "/")
+    assert list(tmp_path.iterdir()) == []
+    assert write_record(g, tmp_path / "G.PSQ").read_text(encoding="utf-8")
+    with pytest.raises(RecordError, match="cannot read"):
+        read_record(tmp_path / "bad\0name.pgn")

@@ -16,11 +16,12 @@ from pathlib import Path
 from ..errors import GameError, SpecError
 from ..games.protocol import line_text
 from ..registry import SEARCHERS, load_game, make_player, make_searcher
-from ..search.stats import mate_in
+from ..search.stats import Limits, mate_in
 
 GAMES = ("xiangqi", "gomoku", "renju")
 HELP = ("moves in the game's notation (xiangqi: h2e2, gomoku: h8); commands: undo (take back "
-        "your last move), hint (search for you, shows its line), new, save FILE (.pgn/.psq), "
+        "your last move), hint (search for you, shows its line), new, save FILE (.pgn for "
+        "xiangqi, .psq for gomoku/renju), "
         "load FILE, flip, help, quit")
 
 
@@ -65,7 +66,12 @@ class Session:
         self.game_spec = args.game
         self.human = 0 if args.side == "first" else 1
         self.flipped = self.human == 1
-        self.limits = {"time": args.time} if args.time else None
+        if args.time is not None:   # refused now, not after the first move of the game
+            try:
+                Limits(time=args.time)
+            except SpecError as exc:
+                raise SpecError(f"--time {args.time}: {exc}") from None
+        self.limits = {"time": args.time} if args.time is not None else None
         self.searcher = make_searcher(args.opponent) if _is_searcher(args.opponent) else None
         self.player = None if self.searcher else make_player(args.opponent)
         hint = args.hint or (args.opponent if self.searcher else "alphabeta(depth=3)")
