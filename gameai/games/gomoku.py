@@ -332,14 +332,16 @@ class Gomoku(CheckedPush):
 
     def is_legal(self, move: int) -> bool:
         """Rules-level legality: any empty point while the game is on, except Black's
-        forbidden points under renju. ``legal_moves()`` is narrower (search candidates), so
-        a referee checking an outside player's move should ask this."""
-        if type(move) is not int or not 0 <= move < len(self.board) or self.board[move] != EMPTY:
+        forbidden points under renju (judged for that one point, after the cheap tests
+        ``legal_moves`` uses). ``legal_moves()`` is narrower (search candidates) unless
+        ``full_board``, so a referee checking an outside player's move should ask this."""
+        b = self.board
+        if type(move) is not int or not 0 <= move < len(b) or b[move] != EMPTY:
             return False
         if self.result() is not None:
             return False
-        if self.rule == "renju" and not (len(self.placed) & 1):
-            return forbidden_at(self.board, move, self.dirs) is None
+        if self._track_black and not (len(self.placed) & 1) and self.bnear[move] >= 4:
+            return not maybe_forbidden(b, move, self.dirs) or forbidden_at(b, move, self.dirs) is None
         return True
 
     def forbidden(self, point: str | int) -> str | None:

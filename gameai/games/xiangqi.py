@@ -52,9 +52,9 @@ from ..errors import IllegalMoveError, PositionError
 from ..spec import Range
 from .protocol import CheckedPush, Outcome, play
 from .xiangqi_tables import (ADVISOR, ADVISOR_T, CANNON, ELEPHANT, ELEPHANT_T, HORSE, HORSE_FROM,
-                             HORSE_T, KING, KING_T, LEG_OF, MAT, MAX_COUNT, PAWN, PAWN_FROM,
-                             PAWN_T, PST, RAY_INDEX, RAYS, READ_LETTER, ROOK, WRITE_LETTER,
-                             Z_PIECE, Z_SIDE, in_palace, own_half)
+                             HORSE_T, KING, KING_T, LEG_OF, MAT, MAX_COUNT, MOVE_RULE, PAWN,
+                             PAWN_FROM, PAWN_T, PST, RAY_INDEX, RAYS, READ_LETTER, ROOK,
+                             WRITE_LETTER, Z_PIECE, Z_SIDE, in_palace, own_half)
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 FILES = "abcdefghi"
@@ -114,6 +114,8 @@ class Xiangqi(CheckedPush):
         self._pm: list[int] = []
         self._rc_top: object = None
         self._rc: Outcome | None = None
+        self._ck_top: object = None
+        self._ck = False
         if self._attacked(self._kings[side ^ 1], side ^ 1):
             raise PositionError(f"xiangqi FEN {fen!r}: the side not to move "
                                 f"({'red' if side else 'black'}) is in check (or the kings face each other)")
@@ -249,13 +251,18 @@ class Xiangqi(CheckedPush):
             return self._legal_subset([m for m in self._pm if b[m & 255]])
         return self._legal_subset(self._captures())
 
-    def _legal_subset(self, pseudo: list[int]) -> list[int]:
+    def _legal_subset(self, pseudo) -> list[int]:
         """The legal moves among pseudo-legal ``pseudo`` (order kept)."""
         side = self._side
         k = self._kings[side]
-        b = self.board
-        if self._attacked(k, side):
+        if self.in_check():
             return [m for m in pseudo if self._safe_full(m, k, side)]
+        return self._unexposing(pseudo, k, side)
+
+    def _unexposing(self, pseudo, k: int, side: int) -> list[int]:
+        """The moves among pseudo-legal ``pseudo`` that leave ``side``'s king on ``k``
+        (not in check) safe (order kept)."""
+        b = self.board
         out = []
         app = out.append
         ri = RAY_INDEX[k]
@@ -521,9 +528,52 @@ class Xiangqi(CheckedPush):
         return (abs(MAT[c]) << 16) - abs(MAT[b[move >> 8]])
 
     def in_check(self) -> bool:
-        """Is the side to move in check (including a facing-kings file)?"""
+        """Is the side to move in check (including a facing-kings file)? Cached per
+        position, as ``result()``: ``is_legal`` asks it for every move of a position."""
+        top = self._undo[-1] if self._undo else None
+        if self._ck_top is top and top is not None:
+            return self._ck
         side = self._side
-        return self._attacked(self._kings[side], side)
+        self._ck = checked = self._attacked(self._kings[side], side)
+        self._ck_top = top
+        return checked
+
+    def is_legal(self, move: int) -> bool:
+        """Is ``move`` legal here (and the game not over)? The moving piece's own rule
+        (its leg, eye, path or screen), then the mover's king left safe, flying general
+        included; no move list is generated, so the public ``push`` costs about one move."""
+        if type(move) is not int or not 0 <= move < 90 << 8:
+            return False
+        b = self.board
+        side = self._side
+        fr = move >> 8
+        rule = MOVE_RULE[side][b[fr]].get(move)     # None: not a move of the piece on fr
+        if rule is None:
+            return False
+        to = move & 255
+        if not LAND[side][b[to]]:
+            return False
+        if type(rule) is tuple:                     # rook or cannon: count the screens
+            screens = 0
+            for s in rule:
+                if b[s]:
+                    screens += 1
+            if screens != (1 if b[to] and b[fr] & 7 == CANNON else 0):
+                return False
+        elif rule >= 0 and b[rule]:                 # a blocked horse leg or elephant eye
+            return False
+        top = self._undo[-1] if self._undo else None   # result() and in_check(), cached
+        if top is None or self._rc_top is not top:
+            if self.result() is not None:
+                return False
+        elif self._rc is not None:
+            return False
+        k = self._kings[side]
+        if fr == k or (self._ck if top is not None and self._ck_top is top else self.in_check()):
+            return self._safe_full(move, k, side)
+        if RAY_INDEX[k][fr] < 0 and RAY_INDEX[k][to] < 0 and not LEG_OF[k][fr]:
+            return True          # a move off the king's lines and legs cannot expose it
+        return bool(self._unexposing((move,), k, side))
 
     def gives_check(self, move: int) -> bool:
         """Would ``move`` (legal here) put the opponent in check?"""
@@ -613,7 +663,7 @@ class Xiangqi(CheckedPush):
         if res is not None:
             raise IllegalMoveError(f"xiangqi: game is over ({res}); cannot play {text!r} "
                                    f"(position {self.fen()})")
-        if move not in self.legal_moves():
+        if not self.is_legal(move):
             p = self.board[fr]
             what = "no piece" if not p else f"{'red' if p < 8 else 'black'} {_piece_letter(p)}"
             raise IllegalMoveError(f"xiangqi: move {text!r} ({what} on {t[:2]}) is not legal for "
@@ -665,7 +715,7 @@ class Xiangqi(CheckedPush):
         other._kings = list(self._kings)
         other._men = [list(self._men[0]), list(self._men[1])]
         other._slot = list(self._slot)
-        other._pm_top = other._rc_top = None
+        other._pm_top = other._rc_top = other._ck_top = None
         return other
 
     def __str__(self) -> str:

@@ -130,6 +130,33 @@ RAY_INDEX = tuple(tuple(next((i for i, ray in enumerate(RAYS[k]) if s in ray), -
 LEG_OF = tuple(tuple(any(leg == s for leg, _ in HORSE_FROM[k]) for s in range(NSQ))
                for k in range(NSQ))
 
+
+def _move_rules():
+    """``MOVE_RULE[side][code]``: for each piece code of ``side`` (an empty dict for the
+    other codes), every move its movement rule allows on some board, mapped to what the
+    board must show for it: a stepping piece's square that must be empty (horse leg,
+    elephant eye; -1 for none), or a rook's or cannon's path (the squares strictly
+    between, a tuple). One move tested without generating the move list; read off the
+    move tables above, so it agrees with move generation by construction."""
+    rule: list[list[dict]] = [[{} for _ in range(16)] for _ in range(2)]
+    for c in (0, 1):
+        mine = rule[c]
+        for sq in range(NSQ):
+            for t, rows in ((KING, KING_T), (ADVISOR, ADVISOR_T), (PAWN, PAWN_T)):
+                for _to, m in rows[c][sq]:
+                    mine[c * 8 + t][m] = -1
+            for _to, eye, m in ELEPHANT_T[c][sq]:
+                mine[c * 8 + ELEPHANT][m] = eye
+            for _to, leg, m in HORSE_T[sq]:
+                mine[c * 8 + HORSE][m] = leg
+            for ray in RAYS[sq]:
+                for i, to in enumerate(ray):
+                    mine[c * 8 + ROOK][sq << 8 | to] = mine[c * 8 + CANNON][sq << 8 | to] = ray[:i]
+    return tuple(tuple(x) for x in rule)
+
+
+MOVE_RULE = _move_rules()
+
 ZOBRIST = zobrist_keys(16 * NSQ + 1, seed=0x5851_4E47)  # "XQNG"
 Z_PIECE = tuple(tuple(ZOBRIST[p * NSQ + s] if p & 7 else 0 for s in range(NSQ)) for p in range(16))
 Z_SIDE = ZOBRIST[16 * NSQ]
