@@ -8,20 +8,31 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import os
+import tempfile
 from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 import pandas as pd
 
-from gameai.errors import SpecError
-from gameai.manifest import atomic_write_bytes, write_manifest
+from gameai.errors import RecordError, SpecError
+from gameai.manifest import atomic_write_bytes, code_fingerprint, write_manifest
+
+from . import parallel
+
+QUICK_DIR = "results-quick"
+UNFINISHED = "unfinished.json"   # in an experiment folder while a run of it is under way
+# what a tournament (or a single experiment) folder holds at its top: not a results root
+FOREIGN = ("manifest.json", "journal.jsonl", "games.parquet")
 
 
-
-def default_root() -> Path:
-    """``./results`` in the current folder: where ``gameai reproduce`` writes by default."""
-    return Path.cwd() / "results"
+def default_root(full: bool = True) -> Path:
+    """Where ``gameai reproduce`` writes by default: ``./results`` for the full (headline)
+    run, ``./results-quick`` for the quick smoke test, so a quick run never lands on the
+    headline."""
+    return Path.cwd() / ("results" if full else QUICK_DIR)
 
 
 @dataclass
@@ -62,21 +73,23 @@ def cli(name: str, doc: str, run, argv=None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--full", action="store_true", help="the long setting (see above)")
     p.add_argument("--out", type=Path, default=None,
-                   help=f"results root (default ./results); this experiment writes to OUT/{name}")
+                   help=f"results root (default ./results with --full, else ./{QUICK_DIR}); "
+                        f"this experiment writes to OUT/{name}")
     p.add_argument("--resume", type=Path, default=None, metavar="DIR",
                    help="continue an interrupted run in results root DIR instead of starting afresh")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
-    root = resolve_root(args.out, args.resume)
-    kwargs = {"resume": True} if args.resume and accepts_resume(run) else {}
-    for c in run(args.full, args.seed, root / name, **kwargs):
+    root = resolve_root(args.out, args.resume, args.full)
+    prepare_root(root, full=args.full, resume=args.resume is not None, names=(name,))
+    for c in run_experiment(name, run, root, args.full, args.seed, resume=args.resume is not None):
         print(f"[{VERDICT_WORD[c.holds]}] {c.claim}\n    measured: {c.measured}")
     return 0
 
 
-def resolve_root(out: Path | None, resume: Path | None) -> Path:
-    """The results root of a run: ``--resume DIR`` continues in DIR, ``--out DIR`` (or
-    ./results) starts afresh; both at once must name the same folder."""
+def resolve_root(out: Path | None, resume: Path | None, full: bool = False) -> Path:
+    """The results root of a run: ``--resume DIR`` continues in DIR, ``--out DIR`` (or the
+    default of the setting, :func:`default_root`) starts afresh; both at once must name the
+    same folder."""
     if resume is not None:
         if out is not None and Path(out).resolve() != Path(resume).resolve():
             raise SpecError(f"--resume {resume} and --out {out}: a resumed run writes into the "
@@ -84,12 +97,134 @@ def resolve_root(out: Path | None, resume: Path | None) -> Path:
         if not Path(resume).is_dir():
             raise SpecError(f"--resume {resume}: no such folder (nothing to resume)")
         return Path(resume)
-    return Path(out) if out is not None else default_root()
+    return Path(out) if out is not None else default_root(full)
 
 
 def accepts_resume(run) -> bool:
     """Whether an experiment keeps state that a run can resume (tournament journals)."""
     return "resume" in inspect.signature(run).parameters
+
+
+def read_manifest(folder: Path) -> dict[str, Any] | None:
+    """An experiment folder's manifest.json, None when there is none; a corrupt one is an
+    error naming the file."""
+    path = Path(folder) / "manifest.json"
+    try:
+        data = json.loads(path.read_text())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise RecordError(f"{path}: unreadable manifest ({exc})") from None
+    if not isinstance(data, dict):
+        raise RecordError(f"{path}: not a manifest (expected a JSON object)")
+    return data
+
+
+def is_full(manifest: dict[str, Any]) -> bool:
+    """Whether a manifest records a ``--full`` run."""
+    config = manifest.get("config")
+    return bool(config.get("full")) if isinstance(config, dict) else False
+
+
+def setting_text(full: bool, seed: Any) -> str:
+    return f"{'full' if full else 'quick'}, seed {seed}"
+
+
+def full_runs(root: Path, strict: bool = True) -> list[str]:
+    """The experiment folders below ``root`` whose manifest records a full run; an
+    unreadable manifest is an error (``strict``: it might be a full one) or passed over."""
+    found = []
+    for path in sorted(Path(root).glob("*/manifest.json")):
+        try:
+            m = read_manifest(path.parent)
+        except RecordError:
+            if strict:
+                raise
+            continue
+        if is_full(m or {}):
+            found.append(path.parent.name)
+    return found
+
+
+def prepare_root(root: Path, *, full: bool, resume: bool, names: Iterable[str]) -> None:
+    """Refuse, before anything runs, a results root that cannot take this run: a folder
+    that is not a results root (a tournament's or an experiment's own folder), one a quick
+    run would overwrite full results in, or one that cannot be written."""
+    root = Path(root)
+    names = list(names)
+    if root.exists() and not root.is_dir():
+        raise SpecError(f"{root}: not a folder (the results root must be one)")
+    foreign = [f for f in FOREIGN if (root / f).exists()]
+    if foreign:
+        raise SpecError(f"{root} is not a results root of gameai reproduce (it holds "
+                        f"{', '.join(foreign)}: a tournament or experiment folder); give another folder")
+    if resume and not any((root / n).is_dir() for n in names):
+        raise SpecError(f"--resume {root}: no experiment folder ({', '.join(names)}) in it; "
+                        "it is not a results root of gameai reproduce (nothing to resume)")
+    if not full:
+        held = full_runs(root) if root.is_dir() else []
+        if held:
+            raise SpecError(f"{root} holds full results ({', '.join(held)}); a quick run never "
+                            "replaces them: add --full, or write the quick run elsewhere with --out")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        for folder in [root, *(root / n for n in names if (root / n).is_dir())]:
+            fd, probe = tempfile.mkstemp(dir=folder, prefix=".probe.")
+            os.close(fd)
+            os.unlink(probe)
+    except OSError as exc:
+        raise SpecError(f"cannot write results to {exc.filename or root}: "
+                        f"{exc.strerror or exc}") from None
+
+
+def stale_reason(folder: Path, full: bool, seed: int, fingerprint: str) -> str | None:
+    """Why ``folder`` does not hold a finished run of this setting on this code, or None
+    when it does (then a resumed run skips it)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return "not run (no folder)"
+    if (folder / UNFINISHED).exists():
+        return f"unfinished: a run stopped before writing its results ({UNFINISHED} is there)"
+    try:
+        m = read_manifest(folder)
+    except RecordError as exc:
+        return str(exc)
+    if m is None:
+        return "not run or unfinished (no manifest.json)"
+    if not (folder / "claims.json").exists():
+        return "unfinished (no claims.json)"
+    reasons = []
+    if is_full(m) != full or m.get("seed") != seed:
+        reasons.append(f"setting {setting_text(is_full(m), m.get('seed'))}, expected {setting_text(full, seed)}")
+    made = m.get("code_fingerprint")
+    if made is None:
+        reasons.append("no code fingerprint (made before fingerprints were recorded)")
+    elif made != fingerprint:
+        reasons.append(f"the code changed since (fingerprint {made}, today's code {fingerprint}; "
+                       f"made at commit {m.get('commit') or m.get('git_commit') or 'unknown'})")
+    return "; ".join(reasons) or None
+
+
+def run_experiment(name: str, run, root: Path, full: bool, seed: int, resume: bool = False) -> list[Claim]:
+    """Run one experiment into ``root/name``, marked unfinished until its results are all
+    written. With ``resume``, an experiment that keeps state (tournament journals) continues
+    an unfinished run of the same setting and code; anything else starts afresh."""
+    folder = Path(root) / name
+    marker = folder / UNFINISHED
+    mark = {"full": full, "seed": seed, "code_fingerprint": code_fingerprint()}
+    kwargs = {}
+    if resume and accepts_resume(run) and marker.exists():
+        try:
+            earlier = json.loads(marker.read_text())
+        except (OSError, ValueError):
+            earlier = {}  # a torn marker: start afresh
+        if isinstance(earlier, dict) and {k: earlier.get(k) for k in mark} == mark:
+            kwargs["resume"] = True
+    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    atomic_write_bytes(marker, json.dumps({**mark, "started_utc": started}, indent=2).encode())
+    claims = run(full, seed, folder, **kwargs)
+    marker.unlink()
+    return claims
 
 
 class Results:
@@ -99,6 +234,7 @@ class Results:
         self.name = name
         self.dir = Path(out) if out else default_root() / name
         self.dir.mkdir(parents=True, exist_ok=True)
+        self.fingerprint = code_fingerprint()
 
     def table(self, df: pd.DataFrame, stem: str = "table") -> Path:
         """Write ``df`` as CSV (for eyes and diffs) and Parquet (for pandas, typed)."""
@@ -120,7 +256,13 @@ class Results:
         return path
 
     def manifest(self, config: dict[str, Any], seed: int | None) -> dict[str, Any]:
-        return write_manifest(self.dir / "manifest.json", {"experiment": self.name, **config}, seed)
+        """Written last: with claims.json, it marks the experiment finished. Names the code
+        that made the numbers (``code_fingerprint``, read when the experiment started) and
+        the backend its jobs ran on."""
+        backend, scheduler = parallel.current()
+        return write_manifest(self.dir / "manifest.json", {"experiment": self.name, **config}, seed,
+                              code_fingerprint=self.fingerprint,
+                              run={"backend": backend, "scheduler": scheduler})
 
 
 def command_for(name: str, full: bool) -> str:

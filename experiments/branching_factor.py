@@ -34,13 +34,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 from tqdm import tqdm
 
 import gameai
 
 from . import selfplay
 from ._common import Claim, Results, cli, command_for, source
+from .parallel import pmap
 
 NAME = "branching_factor"
 OURS = "alphabeta(depth=3,history=true)"
@@ -88,12 +88,11 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
                    f"middle-game positions come from our own {OURS} self-play only")
     fs = selfplay.fairy_stockfish(cfg["fs_nodes"]) if have_fs else None
     ref = FS_SOURCE if have_fs else f"{OURS} self-play"
-    tasks = [delayed(selfplay.play)("xiangqi", fs, seed + i, 4, cfg["max_plies"]) for i in range(n)] if have_fs else []
-    tasks += [delayed(selfplay.play)("xiangqi", OURS, seed + i, 4, cfg["max_plies"]) for i in range(n)]
+    tasks = [("xiangqi", fs, seed + i, 4, cfg["max_plies"]) for i in range(n)] if have_fs else []
+    tasks += [("xiangqi", OURS, seed + i, 4, cfg["max_plies"]) for i in range(n)]
     nxq = len(tasks)
-    tasks += [delayed(selfplay.play)("gomoku", "alphabeta(depth=2,history=true)", seed + i, 4) for i in range(n)]
-    games = list(tqdm(Parallel(n_jobs=-1, return_as="generator")(tasks), total=len(tasks),
-                      desc=NAME, unit="game"))
+    tasks += [("gomoku", "alphabeta(depth=2,history=true)", seed + i, 4) for i in range(n)]
+    games = list(pmap(selfplay.play, tasks, desc=NAME, unit="game"))
     xq = pd.DataFrame([r for g in games[:nxq] for r in g])
     xq["source"] = np.where(xq.players == fs, FS_SOURCE, f"{OURS} self-play")
     go = pd.DataFrame([r for g in games[nxq:] for r in g])

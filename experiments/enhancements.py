@@ -40,9 +40,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
+from joblib import delayed
 from matplotlib.ticker import MaxNLocator
-from tqdm import tqdm
 
 import gameai
 from gameai.search.tt import TranspositionTable, to_tt
@@ -50,6 +49,7 @@ from gameai.search.tt import TranspositionTable, to_tt
 from . import suites
 from ._common import Claim, Results, cli, command_for, source
 from .intervals import below_one, describe, geo_ci, mean_ci
+from .parallel import call, pmap
 
 NAME = "enhancements"
 QUICK = {"positions": 6, "depth": {"xiangqi": 3, "gomoku": 2}, "history_depth": {"xiangqi": 3, "gomoku": 3},
@@ -204,8 +204,7 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     setting = FULL if full else QUICK
     work = jobs(setting)
     rows = []
-    for r in tqdm(Parallel(n_jobs=-1, return_as="generator", batch_size=4)(work), total=len(work),
-                  desc=NAME, unit="job"):
+    for r in pmap(call, work, batch_size=4, desc=NAME, unit="job"):
         rows.extend(r if isinstance(r, list) else [r])
     df = pd.DataFrame(rows)
     res.table(df)

@@ -19,11 +19,11 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 import pandas as pd
-from tqdm import tqdm
 
 import gameai
 
 from ._common import Claim, Results, cli, command_for, source
+from .parallel import pmap
 
 NAME = "minimal_tree"
 BRANCHING = (2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 40)
@@ -58,6 +58,28 @@ def _leaves(searcher: str, b: int, d: int, ordering, seed: int) -> tuple[int, in
     return r.stats.leaves, r.stats.nodes
 
 
+def _cell(b: int, d: int, seed: int, cap: int, random_seeds: tuple[int, ...]) -> dict:
+    """One (B, D) row: best, worst and random orderings (worst and random only where the
+    full tree fits under ``cap``). A pure function of its arguments: one parallel job."""
+    row = {"branching": b, "depth": d, "minimal_formula": minimal_leaves(b, d),
+           "full_tree": b ** d, "pearl_R": pearl_r(b)}
+    row["ab_best"], row["ab_best_nodes"] = _leaves("alphabeta", b, d, "best", seed)
+    row["ns_best"], _ = _leaves("negascout", b, d, "best", seed)
+    if b ** d <= cap:
+        row["ab_worst"], _ = _leaves("alphabeta", b, d, "worst", seed)
+        ab, ns = [], []
+        for s in random_seeds:
+            ab.append(_leaves("alphabeta", b, d, "random", s)[0])
+            ns.append(_leaves("negascout", b, d, "random", s)[0])
+        row["ab_random"] = float(np.mean(ab))
+        row["ns_random"] = float(np.mean(ns))
+        row["ab_random_bf"] = row["ab_random"] ** (1 / d)
+        row["ab_random_bf_min"] = min(ab) ** (1 / d)     # the spread over random trees
+        row["ab_random_bf_max"] = max(ab) ** (1 / d)
+        row["random_trees"] = len(ab)
+    return row
+
+
 def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     res = Results(NAME, out)
     cap = 6_000_000 if full else 250_000
@@ -72,25 +94,7 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
                     unrepresentable.append((b, d))
                     continue
                 cells.append((b, d))
-    rows = []
-    for b, d in tqdm(cells, desc=NAME, unit="tree"):
-        row = {"branching": b, "depth": d, "minimal_formula": minimal_leaves(b, d),
-               "full_tree": b ** d, "pearl_R": pearl_r(b)}
-        row["ab_best"], row["ab_best_nodes"] = _leaves("alphabeta", b, d, "best", seed)
-        row["ns_best"], _ = _leaves("negascout", b, d, "best", seed)
-        if b ** d <= cap:
-            row["ab_worst"], _ = _leaves("alphabeta", b, d, "worst", seed)
-            ab, ns = [], []
-            for s in random_seeds:
-                ab.append(_leaves("alphabeta", b, d, "random", s)[0])
-                ns.append(_leaves("negascout", b, d, "random", s)[0])
-            row["ab_random"] = float(np.mean(ab))
-            row["ns_random"] = float(np.mean(ns))
-            row["ab_random_bf"] = row["ab_random"] ** (1 / d)
-            row["ab_random_bf_min"] = min(ab) ** (1 / d)     # the spread over random trees
-            row["ab_random_bf_max"] = max(ab) ** (1 / d)
-            row["random_trees"] = len(ab)
-        rows.append(row)
+    rows = list(pmap(_cell, [(b, d, seed, cap, tuple(random_seeds)) for b, d in cells], desc=NAME, unit="tree"))
     df = pd.DataFrame(rows)
     res.table(df)
 

@@ -47,14 +47,15 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
-from joblib import Parallel, delayed
 
 import gameai
 from gameai.errors import RecordError
 from gameai.tournament.runner import TournamentConfig, run_tournament
 from gameai.tournament.stats import score_to_elo
 
+from . import parallel
 from ._common import Claim, Results, cli, command_for, source
+from .parallel import pmap
 
 NAME = "strength"
 SEEDS = 3
@@ -138,7 +139,8 @@ def _match(res: Results, label: str, cfg: TournamentConfig, resume: bool = False
     if not resume and out.exists():
         shutil.rmtree(out)
     try:
-        return run_tournament(cfg, out, jobs=None, progress=True, log=None)
+        return run_tournament(cfg, out, jobs=None, backend=parallel.current()[0],
+                              scheduler=parallel.scheduler_address(), progress=True, log=None)
     except RecordError as exc:
         raise RecordError(f"cannot resume {out}: {exc}") from None
 
@@ -188,8 +190,7 @@ def run(full: bool = False, seed: int = 1, out=None, resume: bool = False) -> li
     n_go, n_xq = (GAMES[k][full] for k in ("gomoku", "xiangqi"))
     seeds = [seed + k for k in range(SEEDS)]
     # measured under the match's own load: one self-play game per worker, in parallel
-    budget = round(statistics.fmean(Parallel(n_jobs=2)(
-        delayed(minimax2_seconds_per_move)(seed + k) for k in range(2))), 3)
+    budget = round(statistics.fmean(pmap(minimax2_seconds_per_move, [(seed + k,) for k in range(2)])), 3)
     radius = RADIUS[full]
     # a hard limit of 90% of it: the deepening searchers overrun their limit by up to one
     # node-check interval and the move's overhead (about 15% measured here), so their mean

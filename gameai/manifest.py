@@ -1,6 +1,9 @@
-"""Provenance for results: config, seed, package version, git commit, Python and machine."""
+"""Provenance for results: config, seed, package version, git commit, Python and machine,
+and a fingerprint of the code that produced them."""
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 import json
 import os
 import platform
@@ -33,15 +36,60 @@ def git_commit(path: str | Path = ".") -> str | None:
         return None
 
 
+def experiments_folder() -> Path | None:
+    """The experiment scripts' folder, found without importing them: ``gameai.experiments``
+    once installed (or installed editable), else a top-level ``experiments`` package."""
+    for name in ("gameai.experiments", "experiments"):
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            spec = None
+        if spec is not None and spec.submodule_search_locations:
+            return Path(next(iter(spec.submodule_search_locations))).resolve()
+    return None
+
+
+def _code_files(package: Path, experiments: Path | None) -> dict[str, Path]:
+    """The files whose content determines the numbers, keyed by a layout-free name
+    (``gameai/...`` and ``experiments/...``), so a checkout and an installed copy of the
+    same code give the same keys."""
+    files: dict[str, Path] = {}
+    for path in package.rglob("*.py"):
+        if "__pycache__" in path.parts or (experiments is not None and experiments in path.parents):
+            continue
+        files["gameai/" + path.relative_to(package).as_posix()] = path
+    if experiments is not None:
+        for path in [*experiments.rglob("*.py"), *experiments.glob("suites/*.txt")]:
+            if "__pycache__" not in path.parts:
+                files["experiments/" + path.relative_to(experiments).as_posix()] = path
+    return files
+
+
+def code_fingerprint(package: str | Path | None = None, experiments: str | Path | None = None) -> str:
+    """A hash of the source that produced a result: the gameai package, the experiment
+    scripts and their committed position suites. Computed from the files, not from git, so
+    it identifies the code of an installed copy too; it changes whenever any of them does."""
+    package = Path(package).resolve() if package is not None else Path(__file__).resolve().parent
+    experiments = Path(experiments).resolve() if experiments is not None else experiments_folder()
+    digest = hashlib.sha256()
+    for key, path in sorted(_code_files(package, experiments).items()):
+        data = path.read_bytes()
+        digest.update(f"{key}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()[:16]
+
+
 def manifest(config: dict[str, Any], seed: int | None = None, **extra: Any) -> dict[str, Any]:
     """A JSON-ready record of what produced a result."""
     from . import __version__
     here = Path(__file__).resolve().parent
+    commit = git_commit(here)
     return {
         "config": config,
         "seed": seed,
         "gameai_version": __version__,
-        "git_commit": git_commit(here),
+        "commit": commit,
+        "git_commit": commit,
         "python": sys.version.split()[0],
         "platform": platform.platform(),
         "machine": platform.machine(),

@@ -6,6 +6,7 @@ import pandas as pd
 
 from experiments import minimal_tree
 from experiments.claims_report import write_report
+from gameai.manifest import code_fingerprint
 
 
 def test_minimal_tree_experiment_writes_results_and_claims(tmp_path, monkeypatch):
@@ -20,9 +21,12 @@ def test_minimal_tree_experiment_writes_results_and_claims(tmp_path, monkeypatch
     assert claims[0].holds is True and claims[1].holds is True
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["seed"] == 3 and manifest["config"]["experiment"] == "minimal_tree"
+    assert manifest["code_fingerprint"] == code_fingerprint() and manifest["commit"] == manifest["git_commit"]
     assert (out / "figure.png").stat().st_size > 10_000
     report = write_report(tmp_path).read_text()
     assert report.count("| minimal_tree |") == len(claims)
+    assert "Smoke test" in report.splitlines()[0]  # a quick run is never mistaken for the headline
+    assert f"| {(manifest['commit'] or '')[:10]} |" in report
     assert "![minimal_tree/figure.png]" in report
 
 

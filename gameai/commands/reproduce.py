@@ -1,17 +1,22 @@
-"""gameai reproduce: rerun every experiment (quick by default) and regenerate the results README.
+"""gameai reproduce: rerun the experiments and regenerate the results README.
 
-Every number is computed afresh unless ``--resume DIR`` says to continue an earlier
-(interrupted) run in DIR. Results go to ``--out DIR`` (default ``./results`` in the current
-folder), never inside the installed package.
+The quick setting (default) is a smoke test and writes to ./results-quick; ``--full`` is
+the headline and writes to ./results. A quick run never writes over full results. Before
+it starts, a run prints what each experiment will cost; ``--resume DIR`` continues a run
+that was stopped (experiments already finished with the same setting and code are
+skipped); ``--check`` runs nothing and says whether the results in a folder were made by
+today's code with the expected setting (exit 0) or not (exit 1, with the reasons).
 """
 from __future__ import annotations
 
 import importlib
+import math
 import time
 from pathlib import Path
 from types import ModuleType
 
-from tqdm import tqdm
+from ..errors import SpecError
+from ..manifest import code_fingerprint
 
 # in the order they run: the quick, exact ones first
 EXPERIMENTS = ("minimal_tree", "branching_factor", "depth_cost", "ablation", "enhancements", "strength")
@@ -29,40 +34,141 @@ def experiments_package() -> ModuleType:
         return importlib.import_module("experiments")
 
 
+def committed_root(pkg: ModuleType) -> Path:
+    """The committed headline results: ``results/`` of the source checkout the experiments
+    come from; ``./results`` for an installed copy (it ships no results)."""
+    folder = Path(pkg.__file__).resolve().parent
+    if folder.name == "experiments" and (folder.parent / "pyproject.toml").exists():
+        return folder.parent / "results"
+    return Path.cwd() / "results"
+
+
 def add_parser(sub):
     p = sub.add_parser("reproduce", help="rerun the experiments that test the source documents' claims",
                        description=__doc__)
-    p.add_argument("--full", action="store_true", help="the long settings (see each experiment)")
+    p.add_argument("--full", action="store_true",
+                   help="the long settings, the headline results (see each experiment)")
     p.add_argument("--only", nargs="+", choices=EXPERIMENTS, metavar="NAME",
                    help=f"run only these experiments ({', '.join(EXPERIMENTS)})")
     p.add_argument("--out", type=Path, default=None, metavar="DIR",
-                   help="results root (default ./results in the current folder)")
+                   help="results root (default ./results with --full, ./results-quick without; "
+                        "with --check, the checkout's committed results/)")
     p.add_argument("--seed", type=int, default=1, help="master seed of every experiment (default 1)")
     p.add_argument("--resume", type=Path, default=None, metavar="DIR",
-                   help="continue an earlier run in DIR (its tournament journals) instead of starting afresh")
+                   help="continue a stopped run in DIR: skip the experiments finished with this "
+                        "setting and code, continue or rerun the others")
+    p.add_argument("--check", action="store_true",
+                   help="run nothing: say whether each experiment folder of --out matches today's "
+                        "code and the setting (exit 0 if all do, 1 if not)")
+    p.add_argument("--backend", choices=("joblib", "dask"), default="joblib",
+                   help="where the experiments' independent jobs run: joblib (local cores, the "
+                        "default) or dask (a local cluster, or --scheduler's)")
+    p.add_argument("--scheduler", default=None, metavar="ADDR",
+                   help="Dask scheduler address tcp://HOST:PORT (with --backend dask; every worker "
+                        "needs gameai installed)")
     return p
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def estimate(module: ModuleType, full: bool) -> float | None:
+    """The experiment's own estimate of its wall time in seconds (its ``estimate(full)``
+    hook), or None when it has none or gives no usable number."""
+    hook = getattr(module, "estimate", None)
+    if hook is None:
+        return None
+    try:
+        seconds = float(hook(full))
+    except (TypeError, ValueError, ArithmeticError):
+        return None
+    return seconds if math.isfinite(seconds) and seconds >= 0 else None
+
+
+def _check(args, pkg: ModuleType, common: ModuleType, names: list[str]) -> int:
+    """``--check``: compare each experiment folder's manifest with today's code and the
+    expected setting; print which differ and why."""
+    if args.resume is not None:
+        raise SpecError("--check runs nothing, so there is nothing to resume; give the folder with --out")
+    headline = committed_root(pkg)
+    root = args.out if args.out is not None else headline
+    if not root.is_dir():
+        raise SpecError(f"--check {root}: no such folder")
+    # a folder that holds full results (or is the headline) is only ever refreshed by --full
+    full = args.full or root.resolve() == headline.resolve() or bool(common.full_runs(root, strict=False))
+    fingerprint = code_fingerprint()
+    print(f"checking {root.resolve()} against today's code (fingerprint {fingerprint}), "
+          f"expecting {common.setting_text(full, args.seed)}")
+    differ = []
+    for name in names:
+        reason = common.stale_reason(root / name, full, args.seed, fingerprint)
+        if reason is None:
+            m = common.read_manifest(root / name)
+            print(f"  {name}: matches (made at commit {(m.get('commit') or 'unknown')[:12]})")
+        else:
+            differ.append(name)
+            print(f"  {name}: DIFFERS: {reason}")
+    if differ:
+        flag = " --full" if full else ""
+        print(f"{len(differ)} of {len(names)} differ; to bring them up to date: gameai reproduce{flag} "
+              f"--resume {root} --only {' '.join(differ)}")
+        return 1
+    print(f"all {len(names)} match")
+    return 0
 
 
 def run(args) -> int:
     pkg = experiments_package()
     common = importlib.import_module(f"{pkg.__name__}._common")
+    parallel = importlib.import_module(f"{pkg.__name__}.parallel")
+    names = list(dict.fromkeys(args.only or EXPERIMENTS))
+    scheduler = parallel.check_backend(args.backend, args.scheduler)
+    if args.check:
+        return _check(args, pkg, common, names)
     report = importlib.import_module(f"{pkg.__name__}.claims_report")
-    root = common.resolve_root(args.out, args.resume)
-    names = args.only or EXPERIMENTS
-    failed = []
-    print(f"writing to {root.resolve()}" + (" (resuming)" if args.resume else ""))
-    bar = tqdm(names, desc="reproduce", unit="experiment")
-    for name in bar:
-        bar.set_postfix_str(name)
+    root = common.resolve_root(args.out, args.resume, args.full)
+    resume = args.resume is not None
+    common.prepare_root(root, full=args.full, resume=resume, names=names)
+    fingerprint = code_fingerprint()
+
+    setting = common.setting_text(args.full, args.seed)
+    where = args.backend + (f" at {scheduler}" if scheduler else "")
+    print(f"writing to {root.resolve()} ({setting}; jobs on {where})" + (" (resuming)" if resume else ""))
+    todo, total, unknown = [], 0.0, []
+    for name in names:
         module = importlib.import_module(f"{pkg.__name__}.{name}")
-        kwargs = {"resume": True} if args.resume and common.accepts_resume(module.run) else {}
-        t0 = time.perf_counter()
-        claims = module.run(full=args.full, seed=args.seed, out=root / name, **kwargs)
-        tqdm.write(f"{name}: {len(claims)} claims in {time.perf_counter() - t0:.1f} s")
-        for c in claims:
-            tqdm.write(f"  [{common.VERDICT_WORD[c.holds]}] {c.claim}\n      measured: {c.measured}")
-            if c.holds is False:
-                failed.append(f"{name}: {c.claim}")
+        if resume and common.stale_reason(root / name, args.full, args.seed, fingerprint) is None:
+            print(f"  {name:<17} finished with this setting and code: skipped")
+            continue
+        seconds = estimate(module, args.full)
+        if seconds is None:
+            unknown.append(name)
+        else:
+            total += seconds
+        print(f"  {name:<17} " + (f"about {_duration(seconds)}" if seconds is not None else "unknown (no estimate)"))
+        todo.append((name, module))
+    if todo and len(unknown) == len(todo):
+        print("estimated total: unknown (no experiment gives an estimate)")
+    elif todo:
+        print(f"estimated total: {'at least ' if unknown else ''}{_duration(total)}"
+              + (f" ({len(unknown)} without an estimate)" if unknown else ""))
+
+    failed = []
+    with parallel.using(args.backend, scheduler):
+        for i, (name, module) in enumerate(todo, 1):
+            print(f"[{i}/{len(todo)}] {name}")
+            t0 = time.perf_counter()
+            claims = common.run_experiment(name, module.run, root, args.full, args.seed, resume=resume)
+            print(f"{name}: {len(claims)} claims in {time.perf_counter() - t0:.1f} s")
+            for c in claims:
+                print(f"  [{common.VERDICT_WORD[c.holds]}] {c.claim}\n      measured: {c.measured}")
+                if c.holds is False:
+                    failed.append(f"{name}: {c.claim}")
     path = report.write_report(root)
     print(f"wrote {path}")
     if failed:
