@@ -191,8 +191,9 @@ def stale_reason(folder: Path, full: bool, seed: int, fingerprint: str) -> str |
         return str(exc)
     if m is None:
         return "not run or unfinished (no manifest.json)"
-    if not (folder / "claims.json").exists():
-        return "unfinished (no claims.json)"
+    missing = [f for f in ("table.csv", "claims.json") if not (folder / f).exists()]
+    if missing:
+        return f"incomplete (no {' or '.join(missing)})"
     reasons = []
     if is_full(m) != full or m.get("seed") != seed:
         reasons.append(f"setting {setting_text(is_full(m), m.get('seed'))}, expected {setting_text(full, seed)}")

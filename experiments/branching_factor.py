@@ -98,7 +98,7 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     go = pd.DataFrame([r for g in games[nxq:] for r in g])
     go["full_board_moves"] = 225 - go.ply  # every empty point (no captures in Gomoku)
     xq["middle"] = xq.ply.between(MIDDLE[0], MIDDLE[1] - 1) & (xq.majors >= MIN_MAJORS)
-    res.table(pd.concat([xq.assign(game="xiangqi"), go.assign(game="gomoku")], ignore_index=True), "positions")
+    res.table(pd.concat([xq.assign(game="xiangqi"), go.assign(game="gomoku")], ignore_index=True))
 
     summary = []
     for src, sub in xq.groupby("source"):

@@ -36,3 +36,11 @@ def test_pearl_root_solves_its_equation():
         assert abs(xi ** b + xi - 1) < 1e-12
     # R(2) = xi/(1-xi) with xi the golden-ratio conjugate 0.618...: R = 1.618...
     assert abs(minimal_tree.pearl_r(2) - (1 + 5 ** 0.5) / 2) < 1e-9
+
+
+def test_minimal_tree_estimates_its_cost_from_the_leaves_it_will_search(monkeypatch):
+    quick, full = minimal_tree.estimate(False), minimal_tree.estimate(True)
+    assert 0 < quick < full
+    monkeypatch.setattr(minimal_tree, "BRANCHING", (2, 3, 5))
+    monkeypatch.setattr(minimal_tree, "DEPTHS", range(1, 6))
+    assert minimal_tree.WORKER_START_S < minimal_tree.estimate(False) < quick  # fewer trees, less time

@@ -197,13 +197,16 @@ def test_check_says_which_folders_differ_from_todays_code_and_setting(tmp_path, 
     assert main(check) == 1
     out = capsys.readouterr().out
     assert "minimal_tree: matches" in out and "depth_cost: DIFFERS: the code changed" in out
+    (root / "depth_cost" / "table.csv").unlink()
+    assert main(check) == 1
+    assert "depth_cost: DIFFERS: incomplete (no table.csv)" in capsys.readouterr().out
     (root / "minimal_tree" / "manifest.json").write_text("{torn")
     assert main(check) == 1
     assert "unreadable manifest" in capsys.readouterr().out
     assert main(["reproduce", "--check", "--out", str(root)]) == 1  # the others never ran
     assert "strength: DIFFERS: not run" in capsys.readouterr().out
     after = _files(root)
-    assert set(after) == set(before) and calls == [("minimal_tree", False), ("depth_cost", False)]
+    assert set(after) == set(before) - {"depth_cost/table.csv"} and calls == [("minimal_tree", False), ("depth_cost", False)]
 
 
 def test_check_defaults_to_the_committed_headline_and_expects_full(tmp_path, monkeypatch, capsys):
