@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 import pandas as pd
 
-from gameai.errors import RecordError, SpecError
+from gameai.errors import GameError, RecordError, SpecError
 from gameai.manifest import atomic_write_bytes, code_fingerprint, write_manifest
 
 from . import parallel
@@ -79,8 +79,11 @@ def cli(name: str, doc: str, run, argv=None) -> int:
                    help="continue an interrupted run in results root DIR instead of starting afresh")
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
-    root = resolve_root(args.out, args.resume, args.full)
-    prepare_root(root, full=args.full, resume=args.resume is not None, names=(name,))
+    try:
+        root = resolve_root(args.out, args.resume, args.full)
+        prepare_root(root, full=args.full, resume=args.resume is not None, names=(name,))
+    except GameError as exc:
+        p.error(str(exc))
     for c in run_experiment(name, run, root, args.full, args.seed, resume=args.resume is not None):
         print(f"[{VERDICT_WORD[c.holds]}] {c.claim}\n    measured: {c.measured}")
     return 0

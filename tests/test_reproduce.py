@@ -294,6 +294,9 @@ def test_bad_output_folders_are_refused_before_anything_runs(tmp_path, monkeypat
     _fake_runs(monkeypatch, calls)
     assert main(["reproduce", "--out", "/proc/x"]) == 2
     assert "cannot write results to /proc/x" in capsys.readouterr().err
+    with pytest.raises(SystemExit):  # one experiment's own command line: the same check
+        minimal_tree.main(["--out", "/proc/x"])
+    assert "cannot write results to /proc/x" in capsys.readouterr().err
     tour = tmp_path / "tour"  # what a tournament folder holds at its top
     tour.mkdir()
     for f in ("games.parquet", "journal.jsonl", "manifest.json"):
