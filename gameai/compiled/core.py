@@ -82,10 +82,11 @@ NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FMC, PROBES, HITS, TTCUTS, RES, PRU
     THREAT_EXT, EXT_LIMIT = range(59)
 NULL_AT = N_FIXED = 59          #: c[NULL_AT + ply]: null_at[ply]
 # buf: moves [0, SCORES), their sort keys [SCORES, PVS), PV rows of PV_W: [length, moves...]
-# tt (gameai.compiled.memory.CompiledTT): rows [key, depth, flag + 1 (0 empty), value,
-# move, age]; the last row holds the table's age, slots in use and index mask
+# tt (gameai.compiled.memory.CompiledTT): rows [key, depth, generation + flag + 1, value,
+# move, age]; the last row holds the table's age, slots in use, index mask and generation
+# (a slot whose third column is not above the generation is empty)
 T_KEY, T_DEPTH, T_FLAG, T_VALUE, T_MOVE, T_EAGE = range(6)
-T_AGE, T_USED, T_MASK = range(3)
+T_AGE, T_USED, T_MASK, T_GEN = range(4)
 
 _HOOKS: list = []               # (stop_check, on_root_move) of the running searches
 
@@ -148,7 +149,7 @@ def _tt_store(tt, key, depth, flag, value, move, ply):
     """gameai.search.tt.TranspositionTable.store: depth-preferred with ageing."""
     meta = tt[-1]
     e = tt[key & meta[T_MASK]]
-    if e[T_FLAG] == 0:
+    if e[T_FLAG] <= meta[T_GEN]:
         meta[T_USED] += 1
     elif e[T_EAGE] == meta[T_AGE] and e[T_DEPTH] > depth:
         return
@@ -157,7 +158,7 @@ def _tt_store(tt, key, depth, flag, value, move, ply):
     elif value <= -MATE_BOUND:
         value -= ply
     e[T_KEY], e[T_DEPTH], e[T_FLAG], e[T_VALUE], e[T_MOVE], e[T_EAGE] = \
-        key, depth, flag + 1, value, move, meta[T_AGE]
+        key, depth, meta[T_GEN] + flag + 1, value, move, meta[T_AGE]
 
 
 @jit(tag=_TAG, _nrt=False)
@@ -332,13 +333,14 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
     if c[USE_TT]:
         key = game.key(G)
         c[PROBES] += 1
-        e = tt[key & tt[-1, T_MASK]]
-        if e[T_FLAG] and e[T_KEY] == key:
+        meta = tt[-1]
+        e = tt[key & meta[T_MASK]]
+        f = e[T_FLAG] - meta[T_GEN] - 1             # the flag, -1 or less for an empty slot
+        if f >= 0 and e[T_KEY] == key:
             c[HITS] += 1
             tt_move = e[T_MOVE]
             if ply and (e[T_DEPTH] == depth if c[EXACT_DEPTH] else e[T_DEPTH] >= depth):
                 v = _from_tt(e[T_VALUE], ply)
-                f = e[T_FLAG] - 1
                 if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
                     c[TTCUTS] += 1
                     if tt_move != NO_MOVE:

@@ -8,6 +8,10 @@ compiled search's tables hold what the Python search's would.
 """
 from __future__ import annotations
 
+import sys
+import threading
+import weakref
+
 import numpy as np
 
 from ..errors import SpecError
@@ -25,8 +29,15 @@ def to_int64(key: int) -> int:
 
 
 class CompiledTT:
-    """``size`` slots: rows ``[key, depth, flag + 1 (0 = empty), value, move, age]`` of one
-    int64 array, and a last row ``[age, slots in use, index mask]``."""
+    """``size`` slots: rows ``[key, depth, generation + flag + 1, value, move, age]`` of one
+    int64 array, and a last row ``[age, slots in use, index mask, generation]``.
+
+    A slot holds an entry only when its third column is above the table's generation (a
+    multiple of 4): :meth:`clear` empties the table by raising the generation, without
+    writing its slots. The array is taken on first use from the process's free tables
+    (:func:`_take`) and given back when this object is collected, so a fresh searcher
+    neither zeroes nor faults in a table: its search costs what its nodes cost.
+    """
 
     def __init__(self, size: int = 1 << 20) -> None:
         limit = max_slots()
@@ -34,17 +45,30 @@ class CompiledTT:
             raise SpecError(f"tt_size must be an integer in [1, {limit}], got {size!r}")
         self.size = 1 << max(0, (size - 1).bit_length())
         self.mask = self.size - 1
-        self.clear()
-
-    def clear(self) -> None:
-        self.table = np.zeros((self.size + 1, 6), np.int64)    # zero pages: allocated lazily
-        self.table[-1, 2] = self.mask
+        self._slab: list | None = None         # [array, resident], taken on first use
         self.touched = False
 
+    @property
+    def table(self) -> np.ndarray:
+        slab = self._slab
+        if slab is None:
+            slab = self._slab = _take(self, (self.size + 1, 6))[0]
+            _empty(slab[0], self.mask)
+        return slab[0]
+
+    def clear(self) -> None:
+        """Empty the table (a new generation: no slot is written)."""
+        if self._slab is not None:
+            _empty(self._slab[0], self.mask)
+
     def prefault(self) -> None:
-        """:func:`touch` the table once (a timed search's warm-up, before its clock)."""
+        """:func:`touch` the table once (a timed search's warm-up, before its clock); a
+        table this process has faulted in already is not touched again."""
         if not self.touched:
-            touch(self.table)
+            table = self.table
+            if not self._slab[1]:
+                touch(table)
+                self._slab[1] = True
             self.touched = True
 
     @property
@@ -61,8 +85,10 @@ class CompiledTT:
 
     def probe(self, key: int):
         """The entry for ``key`` (a Python key) or None, as the Python table's tuple."""
-        k, depth, flag, value, move, age = (int(x) for x in self.table[key & self.mask])
-        if not flag or k != to_int64(key):
+        table = self.table
+        k, depth, flag, value, move, age = (int(x) for x in table[key & self.mask])
+        flag -= int(table[-1, 3])
+        if flag <= 0 or k != to_int64(key):
             return None
         return (key, depth, flag - 1, value, None if move == NO_MOVE else move, age)
 
@@ -71,9 +97,52 @@ class CompiledTT:
         return self.used / self.size
 
 
+FREE_BYTES = 256 << 20   #: free tables kept for reuse, at most this many bytes in all
+_FREE: list[list] = []   # slabs [array, resident] given back, oldest first
+_FREE_LOCK = threading.Lock()
+
+
+def _take(owner, shape: tuple) -> tuple[list, bool]:
+    """A ``[array, resident]`` slab of ``shape`` for ``owner``, given back to the free
+    tables when ``owner`` is collected, and whether it was free before: a free one (its
+    contents stale) or a new one of zero pages (mapped lazily: the slots a search writes
+    are faulted in then)."""
+    slab = None
+    with _FREE_LOCK:
+        for i in range(len(_FREE) - 1, -1, -1):
+            if _FREE[i][0].shape == shape:
+                found = _FREE.pop(i)
+                if sys.getrefcount(found[0]) == 2:    # nobody else holds it (the slab, the call)
+                    slab = found
+                    break
+    reused = slab is not None
+    if slab is None:
+        slab = [np.zeros(shape, np.int64), False]
+    weakref.finalize(owner, _give_back, slab)
+    return slab, reused
+
+
+def _give_back(slab: list) -> None:
+    """Keep a collected owner's slab for the next :func:`_take` (the newest within
+    :data:`FREE_BYTES`)."""
+    with _FREE_LOCK:
+        _FREE.append(slab)
+        total = sum(s[0].nbytes for s in _FREE)
+        while _FREE and total > FREE_BYTES:
+            total -= _FREE.pop(0)[0].nbytes
+
+
+def _empty(table: np.ndarray, mask: int) -> None:
+    """A new generation above every entry in ``table``; age and use count zero."""
+    meta = table[-1]
+    meta[0], meta[1], meta[2], meta[3] = 0, 0, mask, meta[3] + 4
+
+
 class CompiledHistory:
     """History scores in an array of the kernel's ``HISTORY_SIZE``; cleared per decision
-    unless ``keep`` (see :class:`gameai.search.ordering.History`)."""
+    unless ``keep`` (see :class:`gameai.search.ordering.History`). The array comes from
+    the process's free tables, as the TT's, and is zeroed only when a search has
+    written it (``dirty``), so a fresh searcher pays no page faults for it."""
 
     def __init__(self, key: str = "piece", inc: str = "pow2", keep: bool = False) -> None:
         if key not in ("piece", "fromto"):
@@ -82,19 +151,25 @@ class CompiledHistory:
             raise SpecError(f"history_inc must be 'pow2' or 'square', got {inc!r}")
         self.with_piece, self.square, self.keep = key == "piece", inc == "square", keep
         self.table = np.zeros(0, np.int64)
+        self.dirty = False                     # a search may have written the table
 
     def sized(self, n: int) -> np.ndarray:
         """The table, made anew (zero) when a game with another key range is searched."""
         if len(self.table) != n:
-            self.table = np.zeros(n, np.int64)
+            (table, _resident), reused = _take(self, (n,))
+            if reused:
+                table[:] = 0
+            self.table, self.dirty = table, False
         return self.table
 
     def new_decision(self) -> None:
         if not self.keep:
-            self.table[:] = 0
+            self.new_game()
 
     def new_game(self) -> None:
-        self.table[:] = 0
+        if self.dirty:
+            self.table[:] = 0
+            self.dirty = False
 
 
 class CompiledKillers:

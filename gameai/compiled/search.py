@@ -249,6 +249,7 @@ class CompiledSearch:
         hist = o.history.sized(int(hs)) if o.history is not None else np.zeros(1, np.int64)
         kil = o.killers.table if o.killers is not None else CompiledKillers().table
         self.c, self.G, self.E = c, G, E
+        self.history = o.history
         self.S = (c, buf, hist, kil, tt, _threat_arena(o, state, kernel))
         self.pvt = _PVTable(buf, c)
 
@@ -271,6 +272,8 @@ class CompiledSearch:
     def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The compiled core from the root; raises :class:`Abort` (nothing to undo) on a limit."""
         self.c[template.ABORT] = 0
+        if self.history is not None:
+            self.history.dirty = True
         hooks = self.core._HOOKS
         hooks.append((self.stop_check, self.on_root_move))
         try:
