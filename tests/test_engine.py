@@ -611,6 +611,51 @@ def test_go_limits_become_soft_and_hard_budgets():
     assert u.parse_go(["depth", "infinite"]).infinite
 
 
+def test_go_limits_beyond_what_a_searcher_takes_are_clamped_and_said():
+    from gameai.engine.base import MAX_DEPTH, MAX_NODES, MAX_SECONDS
+    s = UciServer("xiangqi", "random", "uci")
+    r = s.parse_go("depth 99999999999999999999".split())
+    assert r.depth == MAX_DEPTH and any("searched as 64" in n for n in r.notes)
+    r = s.parse_go("movetime 1e20".split())
+    assert r.hard == r.soft == MAX_SECONDS and any("86400 s" in n for n in r.notes)
+    r = s.parse_go(["nodes", "9" * 30])
+    assert r.nodes == MAX_NODES and any(f"searched as {MAX_NODES}" in n for n in r.notes)
+    r = UciServer("xiangqi", "random", "ucci").parse_go("time 1e30".split())
+    assert r.hard == MAX_SECONDS and r.soft <= r.hard and r.notes
+    with pytest.raises(ValueError, match="nodes needs an integer"):
+        s.parse_go("nodes 1e30".split())         # a count is written as an integer
+
+
+def test_end_of_input_stops_any_search_and_the_engine_exits(engines):
+    e = engines("--game", "xiangqi", "--protocol", "ucci")
+    e.send("ucci", "position startpos", "go depth 99999999999999999999", "go movetime 1e20",
+           "go nodes 1e30", "go nodes " + "9" * 30, "go time 1e30")
+    lines = e.read_until(lambda s: "searched as 86400 s" in s and "1.33333e+26" in s)
+    assert sum(s.startswith("bestmove") for s in lines) == 4   # each go ended the one before
+    assert any("go nodes needs an integer, got '1e30'" in s for s in lines)
+    e.read_until(lambda s: s.startswith("info depth"))        # the last search is running
+    t0 = time.monotonic()
+    e.proc.stdin.close()                                      # end of input, no quit
+    assert e.proc.wait(timeout=REPLY_S) == 0
+    waited = time.monotonic() - t0
+    rest = e.read_until(lambda s: s.startswith("bestmove"))
+    _legal_line("xiangqi", [rest[-1].split()[1]], notation="ucci")
+    assert waited < 10, waited                               # about 1 s; "never" before
+
+
+def test_gomocup_negative_turn_time_still_plays_and_says_so():
+    s = GomocupServer("gomoku", "random")
+    out = _session(s, ["START 15", "INFO timeout_turn -1", "BEGIN"])
+    assert "MESSAGE INFO timeout_turn -1 is negative: playing at once (depth 1)" in out
+    assert not any(line.startswith("ERROR") for line in out)
+    assert re.fullmatch(r"\d+,\d+", out[-1])
+    out = _session(s, ["INFO timeout_turn 5000", "INFO max_node 99999999999999999999",
+                       "INFO max_depth -3", "TURN 0,0"])
+    assert any("max_depth -3 is negative" in line for line in out)
+    assert any("searched as 1000000000000" in line for line in out)
+    assert re.fullmatch(r"\d+,\d+", out[-1])
+
+
 def test_gomocup_budget_from_info_keys():
     s = GomocupServer("gomoku", "random")
     _session(s, ["START 15", "INFO timeout_turn 5000", "INFO timeout_match 0"])

@@ -21,11 +21,13 @@ import math
 import sys
 import threading
 import time
+import typing
 from dataclasses import dataclass
 from typing import IO, Any, Callable, Iterable
 
 from ..players.protocol import Decision
 from ..registry import SEARCHERS, make_player, make_searcher
+from ..spec import Nodes, Seconds
 
 #: Preferred searchers for engine mode when no ``--player`` is given (first one present):
 #: the strongest configuration measured for Xiangqi (NegaScout + TT, history, killers,
@@ -37,6 +39,13 @@ DEFAULT_SEARCHERS = ("negascout(id=true,tt=true,history=true,killers=true,quiesc
 MAX_DEPTH = 64
 #: Seconds kept back from a time budget for the reply to reach the GUI (pipe, Python).
 MOVE_OVERHEAD = 0.05
+#: Largest node budget and time budget (seconds) a request keeps: what a searcher's
+#: ``nodes=``/``time=`` accept (:mod:`gameai.spec`); larger wire values are clamped.
+MAX_NODES = int(typing.get_args(Nodes)[1].hi)
+MAX_SECONDS = float(typing.get_args(Seconds)[1].hi)
+#: Seconds a search still running at end of input may go on before it is stopped (its
+#: move is then printed and the engine exits, all within about a second).
+EOF_WAIT = 0.5
 
 
 def default_player_spec() -> str:
@@ -58,7 +67,8 @@ def reserve(seconds: float) -> float:
 
 
 def parse_int(key: str, text: str, lo: int = 1) -> int:
-    """An integer option value >= ``lo``; ``ValueError`` naming the option otherwise."""
+    """An integer option value >= ``lo`` (however large: the request clamps it);
+    ``ValueError`` naming the option otherwise."""
     try:
         v = int(text)
     except ValueError:
@@ -92,6 +102,23 @@ class Request:
     error: str | None = None       #: a bad request: play a fallback move and say why
     moves: tuple | None = None     #: only these root moves (UCI searchmoves, UCCI banmoves); None = all
     notes: tuple[str, ...] = ()    #: harmless remarks (ignored tokens, clamped values)
+
+    def clamp(self) -> None:
+        """Bring the wire's values within what a searcher accepts (depth ``MAX_DEPTH``,
+        nodes ``MAX_NODES``, seconds ``MAX_SECONDS``), a note naming each change."""
+        notes = list(self.notes)
+        if self.depth is not None and self.depth > MAX_DEPTH:
+            notes.append(f"depth {self.depth} searched as {MAX_DEPTH}")
+            self.depth = MAX_DEPTH
+        if self.nodes is not None and self.nodes > MAX_NODES:
+            notes.append(f"nodes {self.nodes} searched as {MAX_NODES}")
+            self.nodes = MAX_NODES
+        if self.hard is not None and self.hard > MAX_SECONDS:
+            notes.append(f"time budget {self.hard:.6g} s searched as {MAX_SECONDS:g} s")
+            self.hard = MAX_SECONDS
+        if self.soft is not None:
+            self.soft = min(self.soft, MAX_SECONDS)
+        self.notes = tuple(notes)
 
     def search_depth(self) -> int | None:
         """The depth to search: the request's, else MAX_DEPTH when something else bounds
@@ -290,7 +317,9 @@ class LineServer:
 
     def serve(self, inp: IO | Iterable | None = None) -> None:
         """Read commands until quit/end-of-input; bytes are decoded as UTF-8 (bad bytes
-        replaced). At end of input a bounded search is finished, an infinite one stopped."""
+        replaced). At end of input a running search gets ``EOF_WAIT`` seconds to finish,
+        then it is stopped: its move is printed and the session ends within about a second,
+        whatever limits the last request had (nobody is left to send ``stop``)."""
         source = inp if inp is not None else sys.stdin.buffer
         try:
             for raw in source:
@@ -299,9 +328,10 @@ class LineServer:
                     break
             else:
                 t = self.thinking
-                if t is not None and (t.request.infinite or t.request.ponder):
+                if t is not None:
+                    if not (t.request.infinite or t.request.ponder):
+                        t.join(EOF_WAIT)
                     t.halt()
-                self.wait()
         finally:
             self.finish_thinking(timeout=2.0)
             with self._lock:  # a search that would not stop must not write during exit

@@ -14,7 +14,9 @@ sent). Every ``BEGIN``/``TURN``/``BOARD`` gets exactly one reply, a move or ``ER
 (ms per game, 0 = no limit) and ``time_left`` (ms left in the game) set the budget through
 :func:`gameai.search.timeman.allocate` (the per-move limit as a clock with one move to go,
 the game clock with the allocator's own estimate); ``max_node``/``max_depth`` (0 = none)
-limit nodes and depth; ``rule`` bits 1 = exactly five, 4 = renju choose the game's rule
+limit nodes and depth (a negative time means "play at once", a negative limit none,
+values beyond what the searcher takes are clamped; each such reading is said in a
+``MESSAGE`` before the move); ``rule`` bits 1 = exactly five, 4 = renju choose the game's rule
 when the game has a ``rule`` parameter. After every finished iteration the brain prints
 ``MESSAGE depth D seldepth S ev V nodes N nps N time MS pv x,y ...``.
 """
@@ -84,33 +86,48 @@ class GomocupServer(LineServer):
             raise GameError("no game: send START first")
 
     def request(self) -> Request:
-        """This move's limits from the ``INFO`` values received so far."""
-        info, req = self.info, Request()
+        """This move's limits from the ``INFO`` values received so far. A value that makes
+        no sense still gets a move: a negative limit counts as none (depth, nodes) or as
+        "play at once" (times), values beyond what the searcher takes are clamped, and
+        each such reading is a note (sent as ``MESSAGE``)."""
+        info, req, notes = self.info, Request(), []
+        for key in ("max_depth", "max_node"):
+            if info.get(key, 0) < 0:
+                notes.append(f"INFO {key} {info[key]} is negative: read as 0 (no limit)")
         if info.get("max_depth", 0) > 0:
             req.depth = info["max_depth"]
         if info.get("max_node", 0) > 0:
             req.nodes = info["max_node"]
         turn = info.get("timeout_turn")
         left = info.get("time_left", info.get("timeout_match", 0) or None)
-        if turn == 0 or (left is not None and left / 1000 <= MOVE_OVERHEAD):
+        for key, v in (("timeout_turn", turn),
+                       ("time_left" if "time_left" in info else "timeout_match", left)):
+            if v is not None and v < 0:
+                notes.append(f"INFO {key} {v} is negative: playing at once (depth 1)")
+        if (turn is not None and turn <= 0) or (left is not None and left / 1000 <= MOVE_OVERHEAD):
             req.depth = 1  # "play as fast as possible" / the match clock is spent
-            return req
-        from ..search.timeman import allocate
-        budgets = []
-        if turn is not None:  # all of this move's own limit is ours
-            budgets.append(allocate(turn / 1000, 0.0, 1))
-        if left is not None:
-            budgets.append(allocate(left / 1000, 0.0, None))
-        if budgets:  # the tighter of the two (allocate keeps the reply overhead)
-            req.hard = min(b.hard for b in budgets)
-            req.soft = min(min(b.soft for b in budgets), req.hard)
+        else:
+            from ..search.timeman import allocate
+            budgets = []
+            if turn is not None:  # all of this move's own limit is ours
+                budgets.append(allocate(turn / 1000, 0.0, 1))
+            if left is not None:
+                budgets.append(allocate(left / 1000, 0.0, None))
+            if budgets:  # the tighter of the two (allocate keeps the reply overhead)
+                req.hard = min(b.hard for b in budgets)
+                req.soft = min(min(b.soft for b in budgets), req.hard)
+        req.notes = tuple(notes)
+        req.clamp()
         return req
 
     def _think(self) -> None:
         if self.state.result() is not None or not self.state.legal_moves():
             self.send("ERROR no legal move (game over)")
             return
-        self.think(self.request())
+        req = self.request()
+        for note in req.notes:
+            self.send(f"MESSAGE {note}")
+        self.think(req)
 
     # -- commands ------------------------------------------------------------------
     def error(self, message: str) -> None:

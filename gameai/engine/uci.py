@@ -11,7 +11,8 @@ are answered at once during a long ``go``.
 ponder`` and ``searchmoves <moves>`` (only these root moves); UCCI ``time increment movestogo opptime oppincrement oppmovestogo depth nodes``,
 ``depth infinite``, ``ponder``, ``draw`` (ignored). A clock is turned into a soft and a
 hard budget by :func:`gameai.search.timeman.allocate`; the search deepens until the soft
-one. UCCI times are in milliseconds (``usemillisec`` is on by default, as in
+one. Values beyond what a searcher takes (depth 64, 10**12 nodes, a day) are clamped,
+each with an ``info string``. UCCI times are in milliseconds (``usemillisec`` is on by default, as in
 Fairy-Stockfish; ``setoption usemillisec false`` switches to the specification's seconds).
 
 Replies: after every finished iteration UCI prints ``info depth D seldepth S score cp X|mate
@@ -34,7 +35,7 @@ from ..errors import GameError
 from ..players.protocol import Decision
 from ..registry import load_game
 from ..search.stats import mate_in
-from .base import MAX_DEPTH, MOVE_OVERHEAD, LineServer, Request, build_player, line_texts, parse_int, parse_ms, reserve
+from .base import MOVE_OVERHEAD, LineServer, Request, build_player, line_texts, parse_int, parse_ms, reserve
 from .notation import variant_of, xiangqi_convert
 
 #: UCCI score of a mate in 0 plies (ElephantEye's MATE_VALUE); mates print as +-(this - plies).
@@ -210,9 +211,6 @@ class UciServer(LineServer):
             req.depth = int(opts["depth"])
         elif "mate" in opts:
             req.depth = 2 * int(opts["mate"]) - 1
-        if req.depth is not None and req.depth > MAX_DEPTH:
-            notes.append(f"depth {req.depth} searched as {MAX_DEPTH}")
-            req.depth = MAX_DEPTH
         if "nodes" in opts:
             req.nodes = int(opts["nodes"])
         unit = 1000.0 if self.protocol == "uci" or self.millisec else 1.0
@@ -232,6 +230,7 @@ class UciServer(LineServer):
         elif self.banned:
             req.moves = self._root_moves(self.banned, False, notes)
         req.notes = tuple(notes)
+        req.clamp()                     # what the searcher accepts; each change noted
         return req
 
     def _root_moves(self, texts: list[str], keep: bool, notes: list[str]) -> tuple | None:
@@ -273,6 +272,7 @@ class UciServer(LineServer):
         except Exception as exc:  # a bad request still gets exactly one bestmove
             req = Request(infinite="infinite" in args, ponder="ponder" in args,
                           error=f"bad go command ({exc}): playing a fallback move")
+        self.finish_thinking()  # the previous go's bestmove comes before this one's notes
         for note in req.notes:
             self.send(f"info string {note}")
         self.think(req)
