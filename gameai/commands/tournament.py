@@ -1,6 +1,8 @@
 """gameai tournament: round robin or gauntlet, in parallel, with parquet records and Elo."""
 from __future__ import annotations
 
+import sys
+
 
 def add_parser(sub):
     p = sub.add_parser("tournament", help="play a round robin or gauntlet in parallel; "
@@ -46,4 +48,7 @@ def run(args) -> int:
                        scheduler=args.scheduler, progress=not args.no_progress)
     print(f"records: {r.out}/games.parquet, moves.parquet, manifest.json, standings.csv, "
           f"pairings.csv ({len(r.games)} games, {r.played} played now)")
-    return 0
+    for name, why in r.forfeited.items():  # a player that never played: the run failed
+        print(f"gameai tournament: error: {name} forfeited every game it played; the first: "
+              f"{why}", file=sys.stderr)
+    return 1 if r.forfeited else 0

@@ -3,19 +3,28 @@
 Every finished game is appended at once to ``journal.jsonl`` (one JSON line, flushed and
 fsynced), then the two parquet tables are rewritten atomically (write to a temporary file,
 ``os.replace``; throttled to ``flush_every`` seconds, always at the end). A killed run
-therefore loses no finished game: on restart the journal is read back (a torn last line
-is dropped) and only games not in it are played. Readers of the parquet files always see
-a complete file, never half of one.
+therefore loses no finished game. Readers of the parquet files always see a complete file.
+
+On restart both places are read and reconciled: a game recorded in either one is kept
+(the tables may lag behind the journal; a journal may have been truncated or deleted), a
+torn last journal line (a killed run's half-written append) is dropped with a note, and
+anything else that does not fit (a line that does not parse, the same game recorded
+differently in two places, moves without a game) is a :class:`RecordError` raised before
+anything is written. The repairs (journal rewritten to hold every game, temporary files
+of a killed run removed) wait for :meth:`RecordStore.prepare`, which the runner calls only
+once the records have also been checked against the schedule.
 """
 from __future__ import annotations
 
 import io
 import json
+import math
 import os
+import re
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -41,6 +50,8 @@ MOVES_SCHEMA = pa.schema(
      ("player", pa.string()), ("move", pa.string()), ("value", pa.float64())]
     + [(name, pa.int64() if tp is int else pa.float64()) for name, tp in SearchStats.record_fields()]
     + [("pv", pa.string())])
+#: the temporary files of ``atomic_write_bytes`` (``.NAME.XXXXXXXX.tmp``, from mkstemp)
+_TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
 
 
 def _table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
@@ -54,8 +65,30 @@ def _parquet_bytes(table: pa.Table) -> bytes:
     return buf.getvalue()
 
 
+def _same(a: Any, b: Any) -> bool:
+    return a == b or (isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b))
+
+
+def _difference(a: dict[str, Any], b: dict[str, Any], schema: pa.Schema) -> str | None:
+    """The first column in which two rows differ, as text; None when they agree."""
+    for f in schema:
+        if not _same(a.get(f.name), b.get(f.name)):
+            return f"{f.name} {a.get(f.name)!r} vs {b.get(f.name)!r}"
+    return None
+
+
+def _moves_difference(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> str | None:
+    if len(a) != len(b):
+        return f"{len(a)} moves vs {len(b)}"
+    for i, (x, y) in enumerate(zip(a, b)):
+        diff = _difference(x, y, MOVES_SCHEMA)
+        if diff:
+            return f"move {i + 1}: {diff}"
+    return None
+
+
 @contextmanager
-def folder_errors(out: Path, action: str):
+def folder_errors(out: Path, action: str) -> Iterator[None]:
     """Turn an operating-system failure on the records folder (not a folder, read-only,
     disk full, ...) into a :class:`RecordError` that names the folder and the cause.
     Every write is atomic or an append, so games recorded before the failure are kept."""
@@ -70,7 +103,8 @@ def folder_errors(out: Path, action: str):
 def _valid_record(rec: Any) -> bool:
     return (isinstance(rec, dict) and isinstance(rec.get("game"), dict)
             and isinstance(rec.get("moves"), list)
-            and all(isinstance(m, dict) for m in rec["moves"]))
+            and all(isinstance(m, dict) for m in rec["moves"])
+            and type(rec["game"].get("game_id")) is int)
 
 
 def _lock_folder(out: Path):
@@ -87,8 +121,20 @@ def _lock_folder(out: Path):
     return fh
 
 
+def _fits(rows: list[dict[str, Any]], schema: pa.Schema) -> bool:
+    try:
+        _table(rows, schema)
+    except (pa.ArrowException, TypeError, ValueError, OverflowError):
+        return False
+    return True
+
+
 class RecordStore:
-    """The output folder of one tournament: load what exists, append finished games."""
+    """The output folder of one tournament: load what exists, append finished games.
+
+    ``where[game_id]`` says where a loaded game is recorded (``journal.jsonl line 7``,
+    ``games.parquet``), for messages; ``notes`` lists what loading found and will repair.
+    """
 
     GAMES = "games.parquet"
     MOVES = "moves.parquet"
@@ -99,6 +145,10 @@ class RecordStore:
         self.flush_every = flush_every
         self.games: dict[int, dict[str, Any]] = {}
         self.moves: dict[int, list[dict[str, Any]]] = {}
+        self.where: dict[int, str] = {}
+        self.notes: list[str] = []
+        self._journal_complete = True  # the journal holds exactly self.games, line by line
+        self._prepared = False
         self._last_flush = 0.0
         self._dirty = False
         self._lock = None
@@ -117,51 +167,135 @@ class RecordStore:
     def journal_path(self) -> Path:
         return self.out / self.JOURNAL
 
-    def _load(self) -> None:
+    # -- loading (reads only) ----------------------------------------------------------------
+    def _read_journal(self) -> dict[int, tuple[int, dict[str, Any]]]:
+        """Journal records by game id, with their line numbers; a torn last line is dropped."""
         path = self.journal_path
-        if path.exists():
-            good: list[bytes] = []
-            raw = path.read_bytes().split(b"\n")
-            torn = False
-            for i, line in enumerate(raw):
-                if not line.strip():
-                    continue
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    if i >= len(raw) - 2:  # a torn final line from a killed run
-                        torn = True
-                        continue
-                    rec = None
-                try:
-                    if not _valid_record(rec):
-                        raise ValueError("not a {game, moves} record")
-                    gid = int(rec["game"]["game_id"])
-                except (ValueError, KeyError, TypeError):
-                    raise RecordError(f"{path}: line {i + 1} is corrupt (expected a JSON "
-                                      "object with a game row and its moves list); "
-                                      "nothing was changed") from None
-                self.games[gid] = rec["game"]
-                self.moves[gid] = rec["moves"]
-                good.append(line)
-            if torn:  # rewrite without the torn line so appends start on a fresh line
-                with folder_errors(self.out, "repair the journal's torn last line"):
-                    atomic_write_bytes(path, b"".join(g + b"\n" for g in good))
-        elif (self.out / self.GAMES).exists():
-            # records without a journal (journal removed by hand): trust the tables
+        if not path.exists():
+            return {}
+        with folder_errors(self.out, "read the journal"):
+            data = path.read_bytes()
+        if data and not data.endswith(b"\n"):
+            self._journal_complete = False  # rewrite it, so appends start on a fresh line
+        raw = data.split(b"\n")
+        found: dict[int, tuple[int, dict[str, Any]]] = {}
+        for n, line in enumerate(raw, 1):
+            if not line.strip():
+                continue
             try:
-                games = pq.read_table(self.out / self.GAMES).to_pylist()
-                moves = pq.read_table(self.out / self.MOVES).to_pylist() if \
-                    (self.out / self.MOVES).exists() else []
-            except (OSError, pa.ArrowException) as exc:
-                raise RecordError(f"{self.out}: unreadable records: {exc}") from None
-            for g in games:
-                self.games[int(g["game_id"])] = g
-                self.moves.setdefault(int(g["game_id"]), [])
-            for m in moves:
-                self.moves.setdefault(int(m["game_id"]), []).append(m)
-            with folder_errors(self.out, "rebuild the journal"):
-                atomic_write_bytes(path, b"".join(self._line(gid) for gid in sorted(self.games)))
+                rec = json.loads(line)
+            except ValueError as exc:
+                if n == len(raw):  # the last line, unterminated: a killed run's append
+                    self.notes.append(f"{path.name}: dropped its torn last line {n} "
+                                      f"({len(line)} bytes, not a complete record)")
+                    continue
+                raise RecordError(f"{path}: line {n} does not parse as JSON ({exc}); nothing "
+                                  "was changed") from None
+            if not _valid_record(rec):
+                raise RecordError(f"{path}: line {n} is corrupt (expected a JSON object with a "
+                                  "game row, its integer game_id and its moves list); nothing "
+                                  "was changed")
+            gid = rec["game"]["game_id"]
+            if gid in found:
+                first, old = found[gid]
+                diff = _difference(old["game"], rec["game"], GAMES_SCHEMA) or \
+                    _moves_difference(old["moves"], rec["moves"])
+                if diff:
+                    raise RecordError(f"{path}: lines {first} and {n} both record game {gid}, "
+                                      f"differently ({diff}); nothing was changed")
+                self._journal_complete = False  # a repeated line: written once on rewrite
+                continue
+            found[gid] = (n, rec)
+        games = [rec["game"] for _, rec in found.values()]
+        moves = [m for _, rec in found.values() for m in rec["moves"]]
+        if not (_fits(games, GAMES_SCHEMA) and _fits(moves, MOVES_SCHEMA)):
+            for n, rec in sorted(found.values(), key=lambda x: x[0]):
+                if not (_fits([rec["game"]], GAMES_SCHEMA) and _fits(rec["moves"], MOVES_SCHEMA)):
+                    raise RecordError(f"{path}: line {n} holds a value of the wrong type for the "
+                                      "parquet tables' columns; nothing was changed")
+        return found
+
+    def _read_table(self, name: str) -> list[dict[str, Any]] | None:
+        path = self.out / name
+        if not path.exists():
+            return None
+        try:
+            rows = pq.read_table(path).to_pylist()
+        except (OSError, pa.ArrowException) as exc:
+            raise RecordError(f"{path}: unreadable ({exc}); nothing was changed (if the journal "
+                              "holds every game, move this file away and rerun: it is rebuilt "
+                              "from the journal)") from None
+        if any(type(r.get("game_id")) is not int for r in rows):
+            raise RecordError(f"{path}: a row without a game_id; nothing was changed")
+        return rows
+
+    def _load(self) -> None:
+        journal = self._read_journal()
+        table_games = self._read_table(self.GAMES) or []
+        table_moves: dict[int, list[dict[str, Any]]] = {}
+        for m in self._read_table(self.MOVES) or []:
+            table_moves.setdefault(m["game_id"], []).append(m)
+        for rows in table_moves.values():
+            rows.sort(key=lambda r: (r.get("ply") is None, r.get("ply") or 0))
+        in_tables: dict[int, dict[str, Any]] = {}
+        for g in table_games:
+            gid = g["game_id"]
+            diff = _difference(in_tables[gid], g, GAMES_SCHEMA) if gid in in_tables else None
+            if diff:
+                raise RecordError(f"{self.out / self.GAMES}: two rows for game {gid}, differing "
+                                  f"({diff}); nothing was changed")
+            in_tables[gid] = g
+        for gid in sorted(set(journal) | set(in_tables)):
+            line, rec = journal.get(gid, (None, None))
+            row, moves = in_tables.get(gid), table_moves.get(gid)
+            if rec is not None:
+                where = f"{self.JOURNAL} line {line}"
+                diff = (_difference(rec["game"], row, GAMES_SCHEMA) if row is not None else None) \
+                    or (_moves_difference(rec["moves"], moves) if moves is not None else None)
+                if diff:
+                    raise RecordError(f"{self.out}: game {gid} is recorded differently in {where} "
+                                      f"and in the parquet tables ({diff}); nothing was changed")
+                self.games[gid], self.moves[gid] = rec["game"], rec["moves"]
+                self.where[gid] = where + (f" and {self.GAMES}" if row is not None else "")
+                if row is None or (moves is None and rec["moves"]):
+                    self._dirty = True  # the tables lag behind the journal
+            else:
+                self.games[gid], self.moves[gid] = row, moves or []
+                self.where[gid] = f"{self.GAMES} and {self.MOVES}"
+                self._journal_complete = False
+        orphans = sorted(set(table_moves) - set(self.games))
+        if orphans:  # move rows are not a game: without its row nothing says how it ended
+            self.notes.append(f"{self.MOVES}: dropping the moves of game(s) "
+                              f"{', '.join(map(str, orphans[:10]))}, which no game row records "
+                              "(they are played again)")
+            self._dirty = True
+        missing = len(self.games) - len(journal)
+        if missing:
+            self.notes.append(f"{self.JOURNAL}: restoring {missing} game(s) that only the "
+                              "parquet tables hold")
+
+    # -- repairs and writes ------------------------------------------------------------------
+    def _temporaries(self) -> list[Path]:
+        return [p for d in (self.out, self.out / "games") if d.is_dir()
+                for p in d.iterdir() if _TEMPORARY.match(p.name) and p.is_file()]
+
+    def prepare(self) -> None:
+        """Repair what loading found, once the caller has accepted the records: rewrite the
+        journal to hold every game (after a torn line, or games only the tables held) and
+        remove the temporary files a killed run left. The first write calls it too."""
+        if self._prepared:
+            return
+        with folder_errors(self.out, "repair the records"):
+            if not self._journal_complete:
+                atomic_write_bytes(self.journal_path,
+                                   b"".join(self._line(g) for g in sorted(self.games)))
+                self._journal_complete = True
+            temporaries = self._temporaries()
+            for p in temporaries:
+                p.unlink()
+        if temporaries:
+            self.notes.append(f"removed {len(temporaries)} temporary file(s) left by a killed run")
+        self._prepared = True
 
     def _line(self, gid: int, record: dict[str, Any] | None = None) -> bytes:
         rec = record or {"game": self.games[gid], "moves": self.moves.get(gid, [])}
@@ -179,6 +313,7 @@ class RecordStore:
 
     def add(self, record: dict[str, Any]) -> None:
         """Record one finished game durably (journal now, parquet tables soon)."""
+        self.prepare()
         gid = int(record["game"]["game_id"])
         line = self._line(gid, record)
         with folder_errors(self.out, f"record game {gid}"):
@@ -194,6 +329,7 @@ class RecordStore:
 
     def discard_from(self, first_id: int) -> None:
         """Forget games with id >= ``first_id`` (an SPRT stop: the match ended before them)."""
+        self.prepare()
         drop = [g for g in self.games if g >= first_id]
         if not drop:
             return
@@ -209,6 +345,7 @@ class RecordStore:
 
     def flush(self) -> None:
         """Rewrite games.parquet and moves.parquet atomically from everything recorded."""
+        self.prepare()
         games = self.games_rows()
         moves = [m for g in sorted(self.moves) for m in sorted(self.moves[g], key=lambda r: r["ply"])]
         with folder_errors(self.out, "write the parquet tables"):

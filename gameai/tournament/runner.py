@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sys
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -26,13 +27,18 @@ from ..errors import RecordError, SpecError
 from ..manifest import write_manifest
 from ..records import write_tournament_records
 from ..spec import Depth, Nodes, Range, Seconds, check_fields
+from .audit import check_foreign
 from .play import play_game
 from .records import RecordStore, folder_errors
 from .schedule import GameTask, build_schedule, read_openings, unique_names
-from .standings import pairing_rows, player_rows, render, write_csv
+from .standings import forfeited_players, pairing_rows, player_rows, render, write_csv
 from .stats import SPRT
 
 BACKENDS = ("joblib", "dask")
+#: seconds to wait for a Dask scheduler given by address before giving up
+CONNECT_TIMEOUT = 5.0
+_SCHEDULER = re.compile(r"^(?:(?:tcp|tls|ws|wss|ucx)://)?"
+                        r"(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_][A-Za-z0-9_.-]*):(\d{1,5})$")
 
 
 @dataclass
@@ -81,6 +87,8 @@ class TournamentResult:
     stopped_by_sprt: str | None = None
     pairings: list[dict[str, Any]] = field(default_factory=list)
     players: list[dict[str, Any]] = field(default_factory=list)
+    #: players who forfeited every game they played, with the first forfeit's reason
+    forfeited: dict[str, str] = field(default_factory=dict)
 
 
 def make_tasks(cfg: TournamentConfig) -> list[GameTask]:
@@ -110,24 +118,46 @@ def _joblib_results(tasks: list[GameTask], jobs: int) -> Iterator[dict[str, Any]
             close()  # abort pending tasks on early stop (SPRT) or error
 
 
-def _dask_results(tasks: list[GameTask], jobs: int, scheduler: str | None) -> Iterator[dict[str, Any]]:
-    from distributed import Client, LocalCluster, as_completed
-    cluster = None
-    if scheduler:
-        client = Client(scheduler)
-    else:
-        cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
-    futures = client.map(play_game, tasks, pure=False)
-    try:
-        for fut in as_completed(futures):
-            yield fut.result()
-    finally:
-        client.cancel(futures)
-        client.close()
-        if cluster is not None:
-            cluster.close()
+def check_scheduler(address: str) -> None:
+    """Refuse a Dask scheduler address that is not ``[tcp://]host:port`` before anything starts."""
+    m = _SCHEDULER.match(address)
+    if not m or not 1 <= int(m.group(1)) <= 65535:
+        raise SpecError(f"scheduler {address!r}: not a Dask scheduler address; expected "
+                        "tcp://host:port (e.g. tcp://127.0.0.1:8786)")
+
+
+class _Dask:
+    """A Dask client: joined to ``scheduler`` (within CONNECT_TIMEOUT seconds), or to a
+    local cluster of ``jobs`` single-threaded worker processes started for the run."""
+
+    def __init__(self, scheduler: str | None, jobs: int) -> None:
+        from distributed import Client, LocalCluster
+        self.cluster = None
+        if scheduler:
+            try:
+                self.client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+            except (OSError, TimeoutError, ValueError) as exc:
+                raise SpecError(f"scheduler {scheduler}: cannot connect within "
+                                f"{CONNECT_TIMEOUT:g} s ({exc}); is a Dask scheduler running "
+                                "there?") from None
+        else:
+            self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                        dashboard_address=None)
+            self.client = Client(self.cluster)
+
+    def results(self, tasks: list[GameTask]) -> Iterator[dict[str, Any]]:
+        from distributed import as_completed
+        futures = self.client.map(play_game, tasks, pure=False)
+        try:
+            for fut in as_completed(futures):
+                yield fut.result()
+        finally:
+            self.client.cancel(futures)
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
 
 
 class _Progress:
@@ -212,12 +242,17 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
         raise SpecError(str(exc)) from None
     if sprt is not None and len(cfg.players) != 2:
         raise SpecError(f"sprt needs exactly two players, got {len(cfg.players)}")
+    if scheduler is not None:
+        if backend != "dask":
+            raise SpecError(f"scheduler {scheduler!r} is for backend dask (backend is {backend})")
+        check_scheduler(scheduler)
     out = Path(out)
     tasks = make_tasks(cfg)  # validates specs' games/openings before touching the folder
     order = unique_names(cfg.players)
     fp = cfg.fingerprint()
     man_path = out / "manifest.json"
-    if man_path.exists():
+    had_manifest = man_path.exists()
+    if had_manifest:
         try:
             old = json.loads(man_path.read_text())
         except (OSError, ValueError) as exc:
@@ -226,23 +261,28 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
             raise RecordError(f"{out} holds a different tournament (config differs: "
                               f"{_diff(old.get('config', {}), asdict(cfg))}); use another output folder")
     store = RecordStore(out, flush_every=flush_every)
+    dask = None
     try:
-        check_foreign(store, tasks, out)
+        check_foreign(store, tasks, out)  # a folder without its manifest passes only so
         done = store.done_ids()
         todo = [t for t in tasks if t.game_id not in done]
         run_info = {"jobs": jobs, "backend": backend, "scheduler": scheduler}
+        watch = _SprtWatch(sprt, order[0]) if sprt is not None else None
+        hit = watch.advance(store.games) if watch is not None else None
+        stopped = hit[0] if hit else None
+        if backend == "dask" and todo and stopped is None:
+            dask = _Dask(scheduler, min(jobs, len(todo)))  # fails before anything is written
         with folder_errors(out, "write the manifest"):
             write_manifest(man_path, asdict(cfg), cfg.seed, fingerprint=fp, status="running",
                            games_scheduled=len(tasks), run=run_info)
-        watch = _SprtWatch(sprt, order[0]) if sprt is not None else None
-        stopped = None
-        if watch is not None:
-            hit = watch.advance(store.games)
-            if hit:
-                stopped = hit[0]
-                store.discard_from(hit[1])
+        store.prepare()
+        if hit:
+            store.discard_from(hit[1])
         if log and done:
-            log(f"resuming: {len(done)} of {len(tasks)} games already recorded in {out}")
+            log(f"resuming: {len(done)} of {len(tasks)} games already recorded in {out}"
+                + ("" if had_manifest else " (its manifest was missing; they match this schedule)"))
+        for note in store.notes if log else ():
+            log(f"  {note}")
         bar = _Progress(len(tasks), len(tasks) - len(todo), order[0], progress)
         for g in store.games_rows():
             bar.count(g)
@@ -251,8 +291,7 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
             workers = min(jobs, len(todo))
             if workers > 1 and not scheduler:  # local pool workers stop when we die
                 todo = [replace(t, watch_pid=os.getpid()) for t in todo]
-            results = _joblib_results(todo, workers) if backend == "joblib" else \
-                _dask_results(todo, workers, scheduler)
+            results = _joblib_results(todo, workers) if dask is None else dask.results(todo)
             try:
                 for rec in results:
                     store.add(rec)
@@ -284,12 +323,18 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
                            sprt_decision=stopped, files=["games.parquet", "moves.parquet",
                                                          "journal.jsonl", "standings.csv", "pairings.csv"])
     finally:
+        if dask is not None:
+            dask.close()
         store.close()  # release the folder lock even on errors
+    forfeited = forfeited_players(games)
     if log:
         log(render(games, sprt, order))
         if stopped:
             log(f"SPRT stopped the match: {stopped} accepted")
-    return TournamentResult(out, games, played, len(tasks) - len(todo), stopped, prow, plrow)
+        for name, why in forfeited.items():
+            log(f"{name} forfeited every game it played; the first: {why}")
+    return TournamentResult(out, games, played, len(tasks) - len(todo), stopped, prow, plrow,
+                            forfeited)
 
 
 def _wind_down(results, store: RecordStore, bar: "_Progress", failing: bool) -> None:
@@ -305,24 +350,6 @@ def _wind_down(results, store: RecordStore, bar: "_Progress", failing: bool) -> 
             raise
     finally:
         bar.close()
-
-
-def check_foreign(store: RecordStore, tasks: list[GameTask], out: Path) -> None:
-    """Refuse records that this schedule cannot have produced (another tournament's
-    journal, or a hand-edited one) before anything is written. Also used by the
-    threat bench's ``--replay``, whose games are journaled the same way."""
-    by_id = {t.game_id: t for t in tasks}
-    foreign = []
-    for gid, g in store.games.items():
-        t = by_id.get(gid)
-        if t is None or (g.get("spec0"), g.get("spec1")) != tuple(t.players):
-            foreign.append(gid)
-    if foreign:
-        shown = ", ".join(map(str, sorted(foreign)[:10])) + (" ..." if len(foreign) > 10 else "")
-        raise RecordError(f"{out}: the journal holds {len(foreign)} game(s) that are not in this "
-                          f"tournament's schedule of {len(tasks)} games (game ids {shown}); "
-                          "they belong to another tournament: use another output folder "
-                          "(nothing was changed)")
 
 
 def _diff(old: dict[str, Any], new: dict[str, Any]) -> str:

@@ -15,6 +15,34 @@ def _score_for(game: dict[str, Any], name: str) -> float:
     return s0 if game["player0"] == name else 1.0 - s0
 
 
+def _forfeit(game: dict[str, Any]) -> bool:
+    return int(game.get("faulty", -1)) >= 0
+
+
+def forfeits_only(games: list[dict[str, Any]]) -> bool:
+    """True when every one of ``games`` was lost by a forfeit (a player that crashed, could
+    not start, played an illegal move, ...): their score says nothing about strength."""
+    return bool(games) and all(map(_forfeit, games))
+
+
+def forfeited_players(games: Iterable[dict[str, Any]]) -> dict[str, str]:
+    """Players who forfeited every game they played, each with its first forfeit's reason
+    (the error without its traceback): such a player never played, so the tournament failed."""
+    played: dict[str, int] = defaultdict(int)
+    lost: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for g in sorted(games, key=lambda g: g["game_id"]):
+        for side in (0, 1):
+            played[g[f"player{side}"]] += 1
+        if _forfeit(g):
+            lost[g[f"player{int(g['faulty'])}"]].append(g)
+    out = {}
+    for name, gs in lost.items():
+        if len(gs) == played[name]:
+            error = str(gs[0].get("error") or "").split("\nTraceback (most recent call last)")[0]
+            out[name] = f"{gs[0].get('reason')}: {error.strip()}"
+    return out
+
+
 def pairing_rows(games: Iterable[dict[str, Any]], sprt: SPRT | None = None,
                  order: list[str] | None = None) -> list[dict[str, Any]]:
     """One row per pairing, from the point of view of the pairing's first-listed player.
@@ -49,7 +77,10 @@ def pairing_rows(games: Iterable[dict[str, Any]], sprt: SPRT | None = None,
                "elo": tri.elo, "elo_error": tri.error,
                "penta": " ".join(map(str, penta)), "penta_elo": pen.elo, "penta_error": pen.error,
                "los": los(w, l_),
-               "faults": sum(1 for g in gs if int(g.get("faulty", -1)) >= 0)}
+               "faults": sum(map(_forfeit, gs))}
+        if forfeits_only(gs):  # undefined, not +-inf: nobody's strength was measured
+            row.update(elo=math.nan, elo_error=math.nan, penta_elo=math.nan,
+                       penta_error=math.nan, los=math.nan)
         if sprt is not None:
             llr = sprt.llr_pentanomial(penta) if sum(penta) else sprt.llr_trinomial(w, d, l_)
             row["llr"] = llr
@@ -64,18 +95,20 @@ def player_rows(games: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     The rating is the logistic maximum-likelihood fit over all pairings
     (:func:`gameai.tournament.stats.fit_ratings`), so a player who met stronger opponents
     is not punished as a plain score percentage would; ``elo_95`` is 1.96 standard errors.
+    Pairings decided only by forfeits are left out of the fit (a player with nothing else
+    has no rating: NaN).
     """
     games = list(games)
     acc: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
-    h2h: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0, 0])
+    by_pair: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
     for g in games:
         for name in (g["player0"], g["player1"]):
             s = _score_for(g, name)
             acc[name][0 if s == 1.0 else 1 if s == 0.5 else 2] += 1
-        a, b = sorted((g["player0"], g["player1"]))
-        h2h[(a, b)][0] += _score_for(g, a)
-        h2h[(a, b)][1] += 1
-    ratings = fit_ratings({k: (v[0], int(v[1])) for k, v in h2h.items()}) if h2h else {}
+        by_pair[tuple(sorted((g["player0"], g["player1"])))].append(g)
+    h2h = {(a, b): (sum(_score_for(g, a) for g in gs), len(gs))
+           for (a, b), gs in by_pair.items() if not forfeits_only(gs)}
+    ratings = fit_ratings(h2h) if h2h else {}
     rows = []
     for name, (w, d, l_) in acc.items():
         n = w + d + l_
@@ -129,6 +162,10 @@ def render(games: list[dict[str, Any]], sprt: SPRT | None = None,
     out.append("Elo: logistic. Players: maximum-likelihood fit, pool mean 0, +-1.96 SE. Pairings:"
                " 95% interval, trinomial as cutechess-cli, pentanomial over colour-swapped pairs"
                " (penta = pairs scoring 0,1/2,1,3/2,2 for the player).")
+    if any(r["faults"] == r["games"] for r in pairs):
+        out.append("n/a: undefined. A pairing whose every game was forfeited (faults = games: a"
+                   " player crashed, could not start or played illegally) measures no strength,"
+                   " so it has no Elo or LOS and is left out of the players' fit.")
     return "\n".join(out)
 
 
