@@ -99,7 +99,7 @@ class CompiledTT:
 
 FREE_BYTES = 256 << 20   #: free tables kept for reuse, at most this many bytes in all
 _FREE: list[list] = []   # slabs [array, resident] given back, oldest first
-_FREE_LOCK = threading.Lock()
+_FREE_LOCK = threading.RLock()   # (a collection inside may give a slab back)
 
 
 def _take(owner, shape: tuple) -> tuple[list, bool]:
