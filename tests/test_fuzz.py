@@ -1,12 +1,18 @@
 """Fuzzing the parsers (issue 10): FENs, move text, point text, spec strings and our engine
-servers' ``position``/``go`` lines.
+servers' ``position``/``go`` lines; and tournament folders damaged at random, then resumed.
 
 Every input either works (and then gives a usable position) or raises one of the
 documented errors, all :class:`gameai.GameError` (``ValueError``) subclasses; a rejected
 input leaves the state exactly as it was. Each property runs twice: a small budget in the
 default run and a large one behind ``-m slow``.
 """
+import atexit
+import functools
 import io
+import json
+import shutil
+import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -235,3 +241,102 @@ POSITION_WORDS = ["startpos", "fen", "moves", "h2e2", "h7e7", "h2e2", "b0c2", "h
                   "b", "-", "0", "1", START.split()[0], "9/9", "²", "h٢e٢", "e3e4", "h2h9"]
 test_fuzz_position, test_fuzz_position_slow = _twice(
     _check_position, st.sampled_from(["uci", "ucci"]), st.lists(st.sampled_from(POSITION_WORDS), max_size=8))
+
+
+# -- tournament folders: damage one file, resume, lose nothing --------------------------------
+FOLDER_FILES = ["journal.jsonl", "games.parquet", "moves.parquet", "manifest.json",
+                "standings.csv"]
+TABLES = ("games.parquet", "moves.parquet")
+
+
+def _folder_cfg():
+    from gameai.tournament.runner import TournamentConfig
+    return TournamentConfig(game="tictactoe", players=["alphabeta(depth=1)", "random"], games=4,
+                            seed=5, opening_plies=1)
+
+
+def _resume(out):
+    from gameai.tournament.runner import run_tournament
+    return run_tournament(_folder_cfg(), out, jobs=1, progress=False, log=None)
+
+
+def _tables(out):
+    """Game rows and each game's move rows, from the parquet tables, as comparable text."""
+    import json
+
+    import pyarrow.parquet as pq
+    games = {g["game_id"]: json.dumps(g, sort_keys=True)
+             for g in pq.read_table(out / "games.parquet").to_pylist()}
+    moves = {}
+    for m in pq.read_table(out / "moves.parquet").to_pylist():
+        moves.setdefault(m["game_id"], []).append(json.dumps(m, sort_keys=True))
+    return games, moves
+
+
+@functools.lru_cache(maxsize=None)
+def _played_folders():
+    """One small tournament, played once: a finished folder, and a copy whose parquet
+    tables lag behind its journal (the state of a run killed between table writes)."""
+    import pyarrow.parquet as pq
+    root = Path(tempfile.mkdtemp(prefix="gameai-fuzz-"))
+    atexit.register(shutil.rmtree, root, True)
+    done = root / "done"
+    _resume(done)
+    lagging = root / "lagging"
+    shutil.copytree(done, lagging)
+    for name in TABLES:
+        t = pq.read_table(lagging / name)
+        pq.write_table(t.filter(t.column("game_id").to_numpy() < 2), lagging / name)
+    return {"done": done, "lagging": lagging}, _tables(done)
+
+
+def _snapshot_files(out):
+    return {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*"))
+            if p.is_file() and p.name != ".lock"}
+
+
+def _damage(path, op, pos, byte):
+    if op == "delete":
+        path.unlink()
+        return
+    data = path.read_bytes()
+    i = pos % (len(data) + 1)
+    path.write_bytes({"truncate": data[:i], "insert": data[:i] + bytes([byte]) + data[i:],
+                      "edit": data[:i] + bytes([byte]) + data[i + 1:]}[op])
+
+
+def _check_folder(state, name, op, pos, byte):
+    from gameai.errors import RecordError
+    folders, (orig_games, orig_moves) = _played_folders()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "t"
+        shutil.copytree(folders[state], out)
+        journal_before = (out / "journal.jsonl").read_bytes()
+        in_tables = set(_tables(out)[0])
+        _damage(out / name, op, pos, byte)
+        before = _snapshot_files(out)
+        try:
+            r = _resume(out)
+        except RecordError:
+            assert _snapshot_files(out) == before      # refused: not a byte changed
+            return
+        # accepted: every game still recorded intact somewhere must come back unchanged
+        # (not replayed: its wall-clock time would differ); the rest may be played again
+        journal = b"\n" + before.get(Path("journal.jsonl"), b"")
+        lines = {json.loads(x)["game"]["game_id"]: x for x in journal_before.splitlines()}
+        intact = {gid for gid, line in lines.items() if b"\n" + line + b"\n" in journal}
+        if name not in TABLES:
+            intact |= in_tables
+        games, moves = _tables(out)
+        assert sorted(games) == sorted(orig_games) and r.played + r.skipped == len(orig_games)
+        for gid in intact:
+            assert games[gid] == orig_games[gid], f"game {gid} changed"
+            assert moves.get(gid) == orig_moves.get(gid), f"moves of game {gid} changed"
+        again = _resume(out)
+        assert again.played == 0 and _tables(out) == (games, moves)
+
+
+test_fuzz_tournament_folder, test_fuzz_tournament_folder_slow = _twice(
+    _check_folder, st.sampled_from(["done", "lagging"]), st.sampled_from(FOLDER_FILES),
+    st.sampled_from(["truncate", "edit", "insert", "delete"]), st.integers(0, 10 ** 6),
+    st.integers(0, 255))
