@@ -219,3 +219,12 @@ def test_an_unreachable_scheduler_is_a_quick_clear_error(tmp_path, capsys):
     assert rc == 2 and time.monotonic() - t0 < 20
     assert "tcp://127.0.0.1:1: cannot connect" in capsys.readouterr().err
     assert not (tmp_path / "t" / "manifest.json").exists()
+
+
+def test_undecodable_text_in_a_table_is_an_unreadable_file(played):
+    out, _ = played
+    path = out / "moves.parquet"
+    data = path.read_bytes()
+    at = data.index(b"alphabeta(depth=1)")                  # a player name in a text page
+    path.write_bytes(data[:at] + b"\x80" + data[at + 1:])
+    _refused(out, "moves.parquet: unreadable")

@@ -216,12 +216,14 @@ class RecordStore:
         return found
 
     def _read_table(self, name: str) -> list[dict[str, Any]] | None:
+        """The rows of one parquet table (None: no such file). A damaged file fails in
+        many ways inside pyarrow (Arrow errors, undecodable text, ...); each is unreadable."""
         path = self.out / name
         if not path.exists():
             return None
         try:
             rows = pq.read_table(path).to_pylist()
-        except (OSError, pa.ArrowException) as exc:
+        except Exception as exc:
             raise RecordError(f"{path}: unreadable ({exc}); nothing was changed (if the journal "
                               "holds every game, move this file away and rerun: it is rebuilt "
                               "from the journal)") from None
