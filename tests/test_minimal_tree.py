@@ -147,3 +147,47 @@ def test_transpositions_and_terminal_refutations_are_seen():
 def test_bad_depth_is_refused():
     with pytest.raises(gameai.SpecError, match="depth"):
         minimal_tree(gameai.load_game("tictactoe"), -1, gameai.make_evaluator("zero"))
+
+
+# The identities the minimal_tree experiment relies on, asserted against their formulas
+# (written out here, not taken from the experiment), on the experiment's own cells: they are
+# true by construction of the synthetic trees, so they are tests, not findings.
+def knuth_moore(b: int, d: int) -> int:
+    return b ** ((d + 1) // 2) + b ** (d // 2) - 1
+
+
+IDENTITY_CELLS = [(2, 1), (2, 8), (3, 7), (4, 6), (5, 5), (6, 4), (8, 4), (10, 3), (12, 4), (16, 3),
+                  (20, 4), (24, 3), (32, 2), (40, 3), (40, 4)]
+
+
+@pytest.mark.parametrize("b,d", IDENTITY_CELLS)
+def test_experiment_cells_meet_the_uniform_tree_identities(b, d):
+    from experiments import minimal_tree as exp
+    cap = 20_000  # the worst order searches B^D leaves: only where that is cheap
+    row = exp._cell(b, d, 1, cap, (1,))
+    assert exp.minimal_leaves(b, d) == row["minimal_formula"] == knuth_moore(b, d)
+    assert row["ab_best"] == knuth_moore(b, d)                 # Knuth & Moore 1975
+    assert row["ns_best"] == knuth_moore(b, d)                 # NegaScout: the same minimal tree
+    if d % 2 == 0:  # "depth D costs what minimax costs at D/2": twice B^(D/2), less one
+        assert row["ab_best"] == 2 * b ** (d // 2) - 1
+    if b ** d <= cap:
+        assert row["ab_worst"] == b ** d                       # worst order: no cut-off at all
+    else:
+        assert "ab_worst" not in row
+
+
+def test_experiment_formula_on_its_whole_grid():
+    from experiments import minimal_tree as exp
+    for b in exp.BRANCHING:
+        for d in exp.DEPTHS:
+            assert exp.minimal_leaves(b, d) == knuth_moore(b, d)
+            if d % 2 == 0:
+                assert exp.minimal_leaves(b, d) == 2 * b ** (d // 2) - 1
+
+
+def test_the_pearl_rule_is_a_factor_either_way_of_r():
+    from experiments import minimal_tree as exp
+    r = exp.pearl_r(10)
+    tol = exp.PEARL_TOLERANCE
+    assert exp.near_pearl(r, 10) and exp.near_pearl(r / tol * 1.0001, 10) and exp.near_pearl(r * tol * 0.9999, 10)
+    assert not exp.near_pearl(r / tol * 0.999, 10) and not exp.near_pearl(r * tol * 1.001, 10)
