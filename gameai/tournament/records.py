@@ -55,7 +55,7 @@ _TEMPORARY = re.compile(r"^\..+\.[a-z0-9_]{8}\.tmp$")
 
 
 def _table(rows: list[dict[str, Any]], schema: pa.Schema) -> pa.Table:
-    cols = {f.name: [r.get(f.name) for r in rows] for f in schema}
+    cols = {name: [r.get(name) for r in rows] for name in schema.names}
     return pa.Table.from_pydict(cols, schema=schema)
 
 
@@ -71,9 +71,11 @@ def _same(a: Any, b: Any) -> bool:
 
 def _difference(a: dict[str, Any], b: dict[str, Any], schema: pa.Schema) -> str | None:
     """The first column in which two rows differ, as text; None when they agree."""
-    for f in schema:
-        if not _same(a.get(f.name), b.get(f.name)):
-            return f"{f.name} {a.get(f.name)!r} vs {b.get(f.name)!r}"
+    if a == b:
+        return None
+    for name in schema.names:
+        if not _same(a.get(name), b.get(name)):
+            return f"{name} {a.get(name)!r} vs {b.get(name)!r}"
     return None
 
 
