@@ -273,7 +273,7 @@ def _tables(out):
     return games, moves
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _played_folders():
     """One small tournament, played once: a finished folder, and a copy whose parquet
     tables lag behind its journal (the state of a run killed between table writes)."""

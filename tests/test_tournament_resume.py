@@ -75,7 +75,7 @@ def test_games_only_in_the_journal_or_only_in_the_tables_are_both_kept(played):
 
 
 def test_a_folder_without_its_manifest_must_match_the_schedule(played):
-    out, before = played
+    out, _ = played
     (out / "manifest.json").unlink()
     _keep_in_tables(out, 6)
     j = out / "journal.jsonl"
