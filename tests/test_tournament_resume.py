@@ -228,3 +228,9 @@ def test_undecodable_text_in_a_table_is_an_unreadable_file(played):
     at = data.index(b"alphabeta(depth=1)")                  # a player name in a text page
     path.write_bytes(data[:at] + b"\x80" + data[at + 1:])
     _refused(out, "moves.parquet: unreadable")
+
+
+def test_a_manifest_that_is_not_an_object_is_unreadable(played):
+    out, _ = played
+    (out / "manifest.json").write_text("[1, 2]\n")
+    _refused(out, "unreadable manifest: not a JSON object")

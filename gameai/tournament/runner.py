@@ -257,6 +257,8 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
             old = json.loads(man_path.read_text())
         except (OSError, ValueError) as exc:
             raise RecordError(f"{man_path}: unreadable manifest: {exc}") from None
+        if not isinstance(old, dict):
+            raise RecordError(f"{man_path}: unreadable manifest: not a JSON object")
         if old.get("fingerprint") != fp:
             raise RecordError(f"{out} holds a different tournament (config differs: "
                               f"{_diff(old.get('config', {}), asdict(cfg))}); use another output folder")
