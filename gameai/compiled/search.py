@@ -45,12 +45,13 @@ def kernel_for(state) -> ModuleType:
     return mod
 
 
-def load_core(kernel: str) -> ModuleType:
-    """The compiled core for the kernel module ``gameai.compiled.<kernel>`` (loaded once)."""
-    name = f"{__package__}._core_{kernel}"
+def load_core(kernel: str, source: ModuleType = template, prefix: str = "_core") -> ModuleType:
+    """The compiled core for the kernel module ``gameai.compiled.<kernel>`` (loaded once);
+    another per-kernel template: its module ``source``, loaded as ``<prefix>_<kernel>``."""
+    name = f"{__package__}.{prefix}_{kernel}"
     mod = sys.modules.get(name)
     if mod is None:
-        spec = importlib.util.spec_from_file_location(name, template.__file__)
+        spec = importlib.util.spec_from_file_location(name, source.__file__)
         mod = importlib.util.module_from_spec(spec)
         sys.modules[name] = mod
         try:

@@ -73,14 +73,26 @@ class MinimalTree:
     oracle_nodes: int    # positions the computation visited (its cost)
 
 
-def minimal_tree(state, depth: int, evaluator: Callable, *, mate_ply: bool = True) -> MinimalTree:
+def minimal_tree(state, depth: int, evaluator: Callable, *, mate_ply: bool = True,
+                 backend: str = "python") -> MinimalTree:
     """Cheapest Knuth-Moore proofs of ``state`` to ``depth`` (``state`` is left unchanged).
 
     ``evaluator(state)`` scores horizon positions for the side to move, as the search core
     does; ``mate_ply`` must match the searcher's (``MATE - ply`` for a win at ``ply``).
+    ``backend="compiled"`` runs the same computation on the game's numba kernel
+    (:mod:`gameai.compiled.minimal`, the same numbers, far faster; without numba, one
+    warning and this Python code).
     """
+    if backend not in ("python", "compiled"):
+        raise SpecError(f"minimal_tree: backend must be 'python' or 'compiled', got {backend!r}")
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
         raise SpecError(f"minimal_tree: depth must be an integer >= 0, got {depth!r}")
+    if backend == "compiled":
+        from ..compiled.jit import AVAILABLE, fallback_warning
+        if AVAILABLE:
+            from ..compiled.minimal import minimal_tree as compiled
+            return compiled(state, depth, evaluator, mate_ply=mate_ply)
+        fallback_warning("minimal_tree backend=compiled")
     push, pop, result, legal = fast_push(state), state.pop, state.result, state.legal_moves
     work = [0]
     leafval: dict[tuple, int | None] = {}    # (key, d) -> static value if a leaf, else None
