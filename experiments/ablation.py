@@ -1,34 +1,51 @@
-"""Enhancement ablation in the manner of Schaeffer (1989, "The history heuristic and
-alpha-beta search enhancements in practice"), powered by fixed position suites.
+"""The node-count claims at real depth: one pre-registered contrast per claim, and
+Schaeffer's (1989) table of how much of the reduction each enhancement gives.
 
-On the committed suites of middle-game positions (experiments/suites.py: Xiangqi,
-Gomoku, Renju), every combination of {alpha-beta, NegaScout} x history heuristic x
-transposition table x killer moves x {fixed depth, iterative deepening, iterative
-deepening + aspiration} (48 searchers) searches every position at every depth of a
-ladder. Per position and depth: nodes, leaves, time, first-move cutoff rate, the
-effective branching factor ``nodes(d) / nodes(d-1)`` (odd and even depths apart: with
-alpha-beta they alternate), and the ratio to the true minimal tree and minimal graph of
-that position (gameai.search.minimal_tree: cheapest Knuth-Moore proof; distinct positions
-of it, as Plaat et al. 1996 measured).
+**Positions.** The first ``n`` positions of each committed pool (:mod:`experiments.suites`:
+middle games from real play, screened as undecided by a deeper search than any used
+here). ``n`` per game comes from a pilot's spread (:mod:`experiments.power`) and is stated
+in the manifest.
 
-Summaries are geometric means over the suite with 95% bootstrap intervals. Each claim
-is judged by the rule in experiments/intervals.py, written before the data: a paired
-ratio (say NegaScout / alpha-beta on the same position, depth and switches) must have its
-interval below 1 in *every* setting of the other switches to hold, and fails if it lies
-above 1 in any.
+**Searches.** On the compiled backend (the same node counts as the Python reference, see
+:mod:`gameai.compiled`), each configuration searches each position at every depth of its
+ladder, one fixed-depth search per depth (an iterative-deepening configuration deepens up
+to that depth). A search that does not complete its depth, or ends on a mate score, is
+excluded from every comparison at that depth, and counted (``excluded`` in the claims).
 
-Quick: 8 positions per game; depths Xiangqi 1-3, Gomoku and Renju 1-2 (to stay within the
-few minutes the quick reproduce allows; the TT finds few transpositions that shallow), on
-the Python backend. ``--full``: all 32 positions; Xiangqi 1-7, Gomoku and Renju 1-5 on
-the compiled backend (``backend=compiled``: the same node counts, see
-:mod:`gameai.compiled`), the depths the 004 document and Schaeffer's study reason about.
-Minimal trees are computed by the Python oracle to Xiangqi depth 5 and Gomoku/Renju 4
-only (the Xiangqi depth-5 one took 9 minutes for one position on the loaded session
-machine); the claims that compare with them use the deepest depth that has them.
+**The contrasts** (the rule in :mod:`experiments.intervals`, written before the data):
+per game, at the deepest depth both sides of the contrast reached,
+
+1. history heuristic vs none, on plain fixed-depth alpha-beta (the shared Xiangqi/Gomoku
+   AI base class; Schaeffer 1989);
+2. transposition table vs none, on alpha-beta with history and iterative deepening (the
+   Gomoku thesis);
+3. NegaScout vs alpha-beta with the same ordering: history, TT, killers, iterative
+   deepening (the Gomoku thesis; Reinefeld 1983);
+4. MTD(f) vs NegaScout, both with TT, history and iterative deepening, in leaves (Plaat,
+   Schaeffer, Pijls & de Bruin 1996 report 5-10% fewer).
+
+Each is a paired t-test on log ratios with a 95% t interval; the twelve (four contrasts,
+three games) are one Holm-corrected family.
+
+**Schaeffer's table.** The grid {alpha-beta, NegaScout} x history x TT x killers, all with
+iterative deepening (16 configurations), at the deepest depth every one of them reached:
+each enhancement's Shapley share of the log reduction from none to all, with bootstrap
+intervals; no verdict per cell. One claim is judged from it: Schaeffer's "history and TT
+give almost all of the reduction" holds when the 95% interval of their summed share lies
+wholly at or above ``ALMOST_ALL`` (0.9), fails when wholly below.
+
+**The minimal tree.** The cheapest Knuth-Moore proof of each position (compiled oracle,
+:func:`gameai.search.minimal_tree`), to Xiangqi depth 5 and Gomoku/Renju depth 4 in the
+full setting: each search's ``ratio_leaves`` = leaves / minimal leaves, reported (a
+distance, not a claim); that no TT-less fixed-depth search goes below it is a check,
+counted in the summary line.
+
+Quick (a smoke test): 4 positions, Xiangqi to depth 3 and Gomoku/Renju to 2.
 """
 from __future__ import annotations
 
-import itertools
+import json
+import os
 import time
 
 import matplotlib
@@ -37,25 +54,35 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 from matplotlib.ticker import MaxNLocator, NullFormatter, ScalarFormatter
-from tqdm import tqdm
 
 import gameai
-from gameai.search import minimal_tree
+from gameai.search import MATE, minimal_tree
 
 from . import suites
 from ._common import Claim, Results, cli, command_for, source
-from .intervals import below_one, describe, geo_ci, mean_ci
+from .intervals import contrast, holm, share_ci, shapley_shares
+from .parallel import pmap
 
 NAME = "ablation"
-SWITCHES = ("history", "tt", "killers")
-MODES = {"fixed": "", "id": ",id=true", "id+asp": ",id=true,aspiration=true"}
 GAMES = suites.GAMES
-QUICK = {"positions": 8, "depths": {"xiangqi": 3, "gomoku": 2, "renju": 2},
-         "minimal": {"xiangqi": 3, "gomoku": 2, "renju": 2}, "backend": "python"}
-FULL = {"positions": 32, "depths": {"xiangqi": 7, "gomoku": 5, "renju": 5},
-        "minimal": {"xiangqi": 5, "gomoku": 4, "renju": 4}, "backend": "compiled"}
+GRID_SWITCHES = ("history", "tt", "killers", "negascout")
+ALMOST_ALL = 0.9
+
+#: per setting: positions per game, the deepest depth of each configuration family, the
+#: minimal tree's deepest depth. "plain": configurations without history or TT (the
+#: unordered baselines); "ordered": every other one; "best": the contrast-4 pair.
+QUICK = {"positions": {"xiangqi": 4, "gomoku": 4, "renju": 4},
+         "depth": {"xiangqi": {"plain": 3, "ordered": 3, "best": 3},
+                   "gomoku": {"plain": 2, "ordered": 2, "best": 2},
+                   "renju": {"plain": 2, "ordered": 2, "best": 2}},
+         "minimal": {"xiangqi": 2, "gomoku": 2, "renju": 2}}
+FULL = {"positions": {"xiangqi": 40, "gomoku": 40, "renju": 40},
+        "depth": {"xiangqi": {"plain": 6, "ordered": 7, "best": 8},
+                  "gomoku": {"plain": 5, "ordered": 5, "best": 5},
+                  "renju": {"plain": 5, "ordered": 5, "best": 5}},
+        "minimal": {"xiangqi": 5, "gomoku": 4, "renju": 4}}
+
 SOURCES = {
     "knuth": "Knuth & Moore 1975, An analysis of alpha-beta pruning",
     "schaeffer": "Schaeffer 1989, The history heuristic and alpha-beta search enhancements in practice",
@@ -65,195 +92,260 @@ SOURCES = {
 }
 
 
-def configs(backend: str = "python") -> list[dict]:
-    tail = "" if backend == "python" else f",backend={backend}"
+def _label(base: str, on: dict[str, bool], mode: str) -> str:
+    return "+".join([base] + [k for k, v in on.items() if v] + ([mode] if mode else []))
+
+
+def configs() -> list[dict]:
+    """Every configuration searched: the 16-cell grid (with ID), plain fixed-depth
+    alpha-beta with and without history, and MTD(f) with TT, history and ID."""
     out = []
-    for base, flags, mode in itertools.product(("alphabeta", "negascout"),
-                                               itertools.product((False, True), repeat=3), MODES):
-        on = dict(zip(SWITCHES, flags))
-        spec_flags = "".join(f",{k}=true" for k, v in on.items() if v) + MODES[mode]
-        label = "+".join([base] + [k for k, v in on.items() if v] + ([mode] if mode != "fixed" else []))
-        out.append({"base": base, **on, "mode": mode, "label": label,
-                    "spec": f"{base}(depth={{depth}}{spec_flags}{tail})"})
+    for flags in range(16):
+        on = {k: bool(flags >> i & 1) for i, k in enumerate(GRID_SWITCHES)}
+        base = "negascout" if on.pop("negascout") else "alphabeta"
+        spec = "".join(f",{k}=true" for k, v in on.items() if v) + ",id=true"
+        out.append({"label": _label(base, on, "id"), "spec": f"{base}(depth={{depth}}{spec},backend=compiled)",
+                    "grid": True, "base": base, **on})
+    for hist in (False, True):
+        on = {"history": hist, "tt": False, "killers": False}
+        out.append({"label": _label("alphabeta", on, ""), "grid": False, "base": "alphabeta", **on,
+                    "spec": "alphabeta(depth={depth}" + (",history=true" if hist else "") + ",backend=compiled)"})
+    on = {"history": True, "tt": True, "killers": False}
+    out.append({"label": "mtdf+history+tt+id", "grid": False, "base": "mtdf", **on,
+                "spec": "mtdf(depth={depth},history=true,tt=true,id=true,backend=compiled)"})
     return out
+
+
+#: the pre-registered contrasts: (key, source, claim, numerator label, denominator label, metric)
+CONTRASTS = (
+    ("history", "000", "the history heuristic cuts the nodes plain alpha-beta searches",
+     "alphabeta+history", "alphabeta", "nodes"),
+    ("tt", "003", "a transposition table cuts the nodes searched (alpha-beta, history, ID)",
+     "alphabeta+history+tt+id", "alphabeta+history+id", "nodes"),
+    ("negascout", "003", "NegaScout searches fewer nodes than alpha-beta with the same ordering "
+     "(history, TT, killers, ID)", "negascout+history+tt+killers+id", "alphabeta+history+tt+killers+id",
+     "nodes"),
+    ("mtdf", "plaat", "MTD(f) searches 5-10% fewer leaves than NegaScout (both with TT, history, ID)",
+     "mtdf+history+tt+id", "negascout+history+tt+id", "leaves"),
+)
+
+
+def family(cfg: dict) -> str:
+    if cfg["label"] in ("mtdf+history+tt+id", "negascout+history+tt+id",
+                        "negascout+history+tt+killers+id", "alphabeta+history+tt+killers+id"):
+        return "best"
+    return "ordered" if cfg["history"] or cfg["tt"] else "plain"
 
 
 def _search(game: str, pos: str, spec_text: str, depth: int, cfg: dict) -> dict:
     s = suites.state(game, spec_text)
     r = gameai.make_searcher(cfg["spec"].format(depth=depth)).search(s)
     st = r.stats
-    return {"game": game, "position": pos, "depth": depth,
-            **{k: cfg[k] for k in ("label", "base", "mode", *SWITCHES)},
+    complete = st.depth >= depth and abs(r.value) < MATE // 2
+    return {"game": game, "position": pos, "depth": depth, "label": cfg["label"], "base": cfg["base"],
+            "history": cfg["history"], "tt": cfg["tt"], "killers": cfg["killers"], "grid": cfg["grid"],
             "nodes": st.nodes, "leaves": st.leaves + st.terminals, "cutoffs": st.cutoffs,
             "first_move_cutoffs": st.first_move_cutoffs, "tt_hits": st.tt_hits,
-            "researches": st.researches, "time_s": st.time_s, "value": r.value}
+            "researches": st.researches, "time_s": st.time_s, "value": r.value,
+            "completed_depth": st.depth, "complete": bool(complete)}
 
 
 def _minimal(game: str, pos: str, spec_text: str, depth: int) -> dict:
     s = suites.state(game, spec_text)
     t0 = time.perf_counter()
-    mt = minimal_tree(s, depth, gameai.make_evaluator(s.default_eval))
+    mt = minimal_tree(s, depth, gameai.make_evaluator(s.default_eval), backend="compiled")
     return {"game": game, "position": pos, "depth": depth, "minimal_nodes": mt.nodes,
             "minimal_leaves": mt.leaves, "minimal_graph_nodes": mt.graph_nodes,
-            "exact_value": mt.value, "oracle_nodes": mt.oracle_nodes,
-            "oracle_time_s": time.perf_counter() - t0}
+            "exact_value": mt.value, "oracle_time_s": time.perf_counter() - t0}
 
 
-def paired(df: pd.DataFrame, game: str, depth: int, switch: str, on, off,
-           seed: int, metric: str = "nodes") -> dict[str, tuple[float, float, float]]:
-    """Per setting of the other switches: geo-mean (with 95% CI) of metric(on) / metric(off)."""
-    sub = df[(df.game == game) & (df.depth == depth)]
-    others = [c for c in ("base", *SWITCHES, "mode") if c != switch]
-    out = {}
-    for key, grp in sub.groupby(others):
-        a = grp[grp[switch] == on].set_index("position")[metric]
-        b = grp[grp[switch] == off].set_index("position")[metric]
-        common = a.index.intersection(b.index)
-        if len(common):
-            label = "+".join(f"{k}={v}" for k, v in zip(others, key) if v is not False)
-            out[label] = geo_ci((a[common] / b[common]).to_numpy(), seed)
-    return out
+def jobs(setting: dict) -> list[tuple]:
+    """Every search and oracle call of a setting, the most expensive first (so the last
+    jobs of a parallel run are short)."""
+    out = []
+    cfgs = configs()
+    for g in GAMES:
+        for name, spec in suites.load(g, setting["positions"][g]).items():
+            for d in range(1, setting["minimal"][g] + 1):
+                out.append((_minimal, (g, name, spec, d)))
+            for cfg in cfgs:
+                for d in range(1, setting["depth"][g][family(cfg)] + 1):
+                    out.append((_search, (g, name, spec, d, cfg)))
+    return sorted(out, key=lambda j: -j[1][3])
 
 
-def summarise(df: pd.DataFrame, seed: int) -> pd.DataFrame:
-    rows = []
-    for (game, label, depth), g in df.groupby(["game", "label", "depth"]):
-        row = {"game": game, "label": label, "depth": depth, "positions": len(g)}
-        for col in ("nodes", "ratio_tree", "ratio_graph", "ratio_leaves", "ebf", "time_s"):
-            vals = g[col].dropna()
-            vals = vals[vals > 0]
-            row[col], row[col + "_lo"], row[col + "_hi"] = geo_ci(vals.to_numpy(), seed) if len(vals) else (np.nan,) * 3
-        row["fmc_rate"], row["fmc_rate_lo"], row["fmc_rate_hi"] = mean_ci(g.fmc_rate.dropna().to_numpy(), seed)
-        rows.append(row)
-    return pd.DataFrame(rows)
+def _run_job(fn, args):
+    return fn(*args)
+
+
+def estimate(full: bool) -> float:
+    """Wall seconds, from the pilot (``python -m experiments.power``, its file
+    ``experiments/suites/pilot.json``): nodes a position costs at the full depths, times
+    the positions, at the pilot's node rate, over the local cores; nan without a pilot.
+    The quick setting costs a few seconds."""
+    if not full:
+        return 10.0
+    from .power import PILOT
+    if not PILOT.exists():
+        return float("nan")
+    pilot = json.loads(PILOT.read_text())
+    nodes = sum(pilot["nodes_per_position"][g] * FULL["positions"][g] for g in GAMES)
+    return nodes / pilot["node_rate"] / (os.cpu_count() or 1)
+
+
+def completed(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The searches that completed their depth, and the (game, position, depth) cells with
+    any search that did not (excluded from every comparison at that depth)."""
+    bad = df.loc[~df.complete, ["game", "position", "depth"]].drop_duplicates()
+    keep = df.merge(bad.assign(_bad=True), on=["game", "position", "depth"], how="left")
+    return keep[keep._bad.isna()].drop(columns="_bad"), bad
+
+
+def paired_ratios(df: pd.DataFrame, game: str, num: str, den: str, metric: str) -> tuple[int, pd.Series]:
+    """Per-position ratio num/den at the deepest depth both reached on every position
+    that has both: (depth, ratios)."""
+    sub = df[df.game == game]
+    a = sub[sub.label == num]
+    b = sub[sub.label == den]
+    depth = int(min(a.depth.max(), b.depth.max()))
+    a = a[a.depth == depth].set_index("position")[metric]
+    b = b[b.depth == depth].set_index("position")[metric]
+    common = a.index.intersection(b.index)
+    return depth, (a[common] / b[common])
+
+
+def schaeffer_table(df: pd.DataFrame, game: str, seed: int) -> tuple[int, pd.DataFrame]:
+    """The grid at its deepest complete depth: each switch's Shapley share of the log
+    reduction, with intervals."""
+    grid = df[(df.game == game) & df.grid]
+    full_cells = grid.groupby(["position", "depth"]).label.nunique()
+    full_cells = full_cells[full_cells == 16].reset_index()
+    depth = int(full_cells.depth.max())
+    positions = full_cells[full_cells.depth == depth].position
+    cells = grid[(grid.depth == depth) & grid.position.isin(positions)]
+    logs = {}
+    for key, g in cells.groupby(["history", "tt", "killers", "base"]):
+        h, t, k, base = key
+        logs[(h, t, k, base == "negascout")] = np.log(g.set_index("position").nodes.loc[positions].to_numpy())
+    shares = shapley_shares(logs)
+    ci = share_ci(shares, seed)
+    both = share_ci(shares[:, :2].sum(axis=1, keepdims=True), seed)[0]
+    rows = [{"game": game, "depth": depth, "positions": len(positions), "switch": s,
+             "share": m, "share_lo": lo, "share_hi": hi} for s, (m, lo, hi) in zip(GRID_SWITCHES, ci)]
+    rows.append({"game": game, "depth": depth, "positions": len(positions), "switch": "history+tt",
+                 "share": both[0], "share_lo": both[1], "share_hi": both[2]})
+    reduction = np.exp(np.mean(logs[(False,) * 4] - logs[(True,) * 4]))
+    rows.append({"game": game, "depth": depth, "positions": len(positions), "switch": "total reduction (x)",
+                 "share": reduction, "share_lo": np.nan, "share_hi": np.nan})
+    return depth, pd.DataFrame(rows)
 
 
 def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     res = Results(NAME, out)
     setting = FULL if full else QUICK
-    depths = {g: range(1, setting["depths"][g] + 1) for g in GAMES}
-    suite = {g: list(suites.load(g).items())[:setting["positions"]] for g in GAMES}
-    cells = [(g, name, spec, d) for g in GAMES for name, spec in suite[g] for d in depths[g]]
-    cfgs = configs(setting["backend"])
-    if setting["backend"] != "python":      # compile each game's core once, here, so the
-        for g in GAMES:                      # workers load it from the disk cache
-            _search(g, *suite[g][0], 1, cfgs[0])
-    jobs = [delayed(_minimal)(*c) for c in cells if c[3] <= setting["minimal"][c[0]]]
-    jobs += [delayed(_search)(*c, cfg) for c in cells for cfg in cfgs]
-    par = Parallel(n_jobs=-1, return_as="generator", batch_size=8)
-    mins, rows = [], []
-    for row in tqdm(par(jobs), total=len(jobs), desc=NAME, unit="search"):
-        (mins if "minimal_nodes" in row else rows).append(row)
-    df = pd.DataFrame(rows).merge(pd.DataFrame(mins), on=["game", "position", "depth"], how="left")
+    todo = jobs(setting)
+    for g in GAMES:                        # compile each game's kernels once, here, so the
+        spec = next(iter(suites.load(g, 1).values()))   # workers load them from the cache
+        _search(g, "warm-up", spec, 1, configs()[0])
+        _minimal(g, "warm-up", spec, 1)
+    rows = list(pmap(_run_job, todo, batch_size=4, desc=NAME, unit="search"))
+    mins = pd.DataFrame([r for r in rows if "minimal_nodes" in r])
+    df = pd.DataFrame([r for r in rows if "minimal_nodes" not in r])
+    df = df.merge(mins, on=["game", "position", "depth"], how="left")
     df["ratio_tree"] = df.nodes / df.minimal_nodes
     df["ratio_graph"] = df.nodes / df.minimal_graph_nodes
     df["ratio_leaves"] = df.leaves / df.minimal_leaves
-    df["fmc_rate"] = df.first_move_cutoffs / df.cutoffs.where(df.cutoffs > 0)
     df = df.sort_values(["game", "position", "label", "depth"])
-    prev = df.groupby(["game", "position", "label"]).nodes.shift(1)
-    df["ebf"] = df.nodes / prev
-    df["parity"] = np.where(df.depth % 2 == 1, "odd", "even")
+    df["ebf"] = df.nodes / df.groupby(["game", "position", "label"]).nodes.shift(1)
     res.table(df)
-    summary = summarise(df, seed)
-    res.table(summary, "summary")
-    ebf = [{"game": g, "label": lbl, "parity": par, "depths": sorted(x.depth.unique().tolist()),
-            **dict(zip(("ebf", "ebf_lo", "ebf_hi"), geo_ci(x.ebf.to_numpy(), seed)))}
-           for (g, lbl, par), x in df.dropna(subset=["ebf"]).groupby(["game", "label", "parity"])]
-    res.table(pd.DataFrame(ebf), "ebf")          # effective branching factor, odd vs even depths
-    _figures(res, summary, {g: range(1, m + 1) for g, m in setting["minimal"].items()})
+    ok, bad = completed(df)
 
     cmd = command_for(NAME, full)
-    claims = []
+    found, meta = {}, {}
     for game in GAMES:
-        d = depths[game][-1]
-        deep = df[(df.game == game) & (df.depth == d)]
-        tag = f"{game}, depth {d}, {deep.position.nunique()} positions"
-        dm = setting["minimal"][game]            # deepest depth with minimal trees
-        deep_m = df[(df.game == game) & (df.depth == dm)]
-        tag_m = f"{game}, depth {dm}, {deep_m.position.nunique()} positions"
-        for switch, src, text in (("history", "000", "the history heuristic cuts the nodes alpha-beta searches"),
-                                  ("tt", "003", "a transposition table cuts the nodes searched"),
-                                  ("killers", "schaeffer", "killer moves cut the nodes searched")):
-            iv = paired(df, game, d, switch, True, False, seed)
+        for key, _, _, num, den, metric in CONTRASTS:
+            depth, ratios = paired_ratios(ok, game, num, den, metric)
+            found[(game, key)] = contrast(ratios.to_numpy())
+            meta[(game, key)] = depth
+    adjusted = holm({f"{g}/{k}": c for (g, k), c in found.items()})
+    claims, tables = [], []
+    for game in GAMES:
+        n_bad = int((bad.game == game).sum())
+        for key, src, text, num, den, metric in CONTRASTS:
+            c = adjusted[f"{game}/{key}"]
             claims.append(Claim(NAME, SOURCES[src], f"{game}: {text}",
-                                f"{tag}; geometric mean of nodes with/without, 95% bootstrap interval, "
-                                f"per setting of the other switches: {describe(iv)}", below_one(
-                                    [(lo, hi) for _, lo, hi in iv.values()]), cmd))
-        iv = paired(df, game, d, "base", "negascout", "alphabeta", seed)
-        claims.append(Claim(NAME, SOURCES["003"], f"{game}: NegaScout searches fewer nodes than alpha-beta",
-                            f"{tag}; NegaScout / alpha-beta nodes: {describe(iv)}",
-                            below_one([(lo, hi) for _, lo, hi in iv.values()]), cmd))
-        best = deep_m[deep_m.label == "alphabeta+history+tt+killers+id"].set_index("position")
-        plain = deep_m[deep_m.label == "alphabeta"].set_index("position")
-        g_best, g_plain = geo_ci(best.ratio_tree, seed), geo_ci(plain.ratio_tree, seed)
-        r = geo_ci((best.nodes / plain.nodes).to_numpy(), seed)
-        claims.append(Claim(NAME, SOURCES["003"], f"{game}: move ordering is the key to efficiency "
-                            "(well-ordered searches approach the minimal tree)",
-                            f"{tag_m}; nodes / minimal tree: plain alpha-beta {g_plain[0]:.1f} "
-                            f"[{g_plain[1]:.1f}, {g_plain[2]:.1f}], history+TT+killers+ID {g_best[0]:.1f} "
-                            f"[{g_best[1]:.1f}, {g_best[2]:.1f}]; paired ratio {r[0]:.2f} [{r[1]:.2f}, {r[2]:.2f}]",
-                            below_one([r[1:]]), cmd))
-        no_tt = df[(df.game == game) & ~df.tt & (df["mode"] == "fixed") & df.minimal_leaves.notna()]
-        low = no_tt[no_tt.leaves < no_tt.minimal_leaves]
-        claims.append(Claim(NAME, SOURCES["knuth"], f"{game}: no search without a TT visits fewer leaves "
-                            "than the minimal tree",
-                            f"{len(no_tt)} fixed-depth TT-less searches (depths 1-{dm}, all positions): "
-                            f"{len(low)} below the cheapest proof; fewest leaves / minimal "
-                            f"{(no_tt.leaves / no_tt.minimal_leaves).min():.2f}", len(low) == 0, cmd))
+                                f"{game}, depth {meta[(game, key)]}, {metric} {num} / {den}: {c.text()}; "
+                                f"{n_bad} position-depth cells excluded (search ended early or on a mate)",
+                                c.verdict(), cmd))
+        depth, table = schaeffer_table(ok, game, seed)
+        tables.append(table)
+        both = table[table.switch == "history+tt"].iloc[0]
+        parts = ", ".join(f"{r.switch} {r.share:.2f} [{r.share_lo:.2f}, {r.share_hi:.2f}]"
+                          for r in table.itertuples() if r.switch in GRID_SWITCHES)
+        total = table[table.switch == "total reduction (x)"].share.iloc[0]
+        verdict = True if both.share_lo >= ALMOST_ALL else False if both.share_hi < ALMOST_ALL else None
+        claims.append(Claim(NAME, SOURCES["schaeffer"], f"{game}: history and TT give almost all "
+                            f"(at least {ALMOST_ALL:.0%}) of the reduction of the enhancement grid",
+                            f"{game}, depth {depth}, {int(both.positions)} positions, 16 configurations "
+                            f"with ID (reduction none to all {total:.1f}x): Shapley shares of the log "
+                            f"reduction {parts}; history+TT {both.share:.2f} [{both.share_lo:.2f}, "
+                            f"{both.share_hi:.2f}] (95% bootstrap)", verdict, cmd))
+        dm = setting["minimal"][game]
+        deep = ok[(ok.game == game) & (ok.depth == dm)]
+        best = deep[deep.label == "negascout+history+tt+killers+id"].ratio_leaves
+        plain = deep[deep.label == "alphabeta"].ratio_leaves
+        no_tt = ok[(ok.game == game) & ~ok.tt & (ok.base != "mtdf") & ok.minimal_leaves.notna()]
+        below = int((no_tt.leaves < no_tt.minimal_leaves).sum())
+        claims.append(Claim(NAME, SOURCES["knuth"], f"{game}: how far searches stay from the minimal tree "
+                            "(a distance, not a verdict)",
+                            f"{game}, depth {dm}, {len(best)} positions: leaves / minimal leaves, geometric "
+                            f"mean, plain alpha-beta {np.exp(np.log(plain).mean()):.2f}, NegaScout with "
+                            f"history, TT, killers, ID {np.exp(np.log(best).mean()):.2f}; check: {below} of "
+                            f"{len(no_tt)} TT-less searches below the minimal tree", None, cmd))
+    schaeffer = pd.concat(tables)
+    res.table(schaeffer, "schaeffer")
+    _figures(res, ok)
     res.claims(claims)
-    res.manifest({"full": full, "positions": {g: [n for n, _ in suite[g]] for g in GAMES},
-                  "suite_seed": suites.SEED, "depths": {g: list(r) for g, r in depths.items()},
-                  "minimal_depths": setting["minimal"], "backend": setting["backend"],
-                  "configs": [c["label"] for c in cfgs], "bootstrap_reps": 2000,
-                  "verdict_rule": "experiments/intervals.py:below_one"}, seed)
+    res.manifest({"full": full, "positions": {g: list(suites.load(g, setting["positions"][g]))
+                                              for g in GAMES},
+                  "suite_seed": suites.SEED, "depths": setting["depth"], "minimal_depths": setting["minimal"],
+                  "backend": "compiled", "configs": [c["label"] for c in configs()],
+                  "excluded_cells": len(bad), "verdict_rule": "experiments/intervals.py (Holm over "
+                  f"{len(found)} contrasts)"}, seed)
     return claims
 
 
-def _figures(res: Results, summary: pd.DataFrame, depths: dict) -> None:
-    """Ratio to the minimal tree with 95% intervals: one panel per game and base searcher
-    (24 bars each), and by depth for a few searchers."""
-    fig, axes = plt.subplots(len(GAMES), 2, figsize=(13, 5.2 * len(GAMES)))
-    for row, game in zip(axes, GAMES):
-        d = depths[game][-1]
-        for ax, base in zip(row, ("alphabeta", "negascout")):
-            sub = summary[(summary.game == game) & (summary.depth == d) & summary.label.str.startswith(base)]
-            sub = sub.sort_values("ratio_tree")
-            y = np.arange(len(sub))
-            err = [sub.ratio_tree - sub.ratio_tree_lo, sub.ratio_tree_hi - sub.ratio_tree]
-            ax.barh(y, sub.ratio_tree, xerr=err, color="#4a7" if base == "alphabeta" else "#47a",
-                    ecolor="k", capsize=2)
-            ax.set_yticks(y, [lbl[len(base) + 1:] or "(plain)" for lbl in sub.label], fontsize=8)
-            ax.set_xscale("log")
-            ax.xaxis.set_major_formatter(ScalarFormatter())
-            ax.xaxis.set_minor_formatter(NullFormatter())
-            ax.axvline(1, color="k", lw=0.8)
-            ax.set_title(f"{game}, {base}, depth {d}: nodes / minimal tree\n"
-                         f"(geometric mean over {int(sub.positions.max())} positions, 95% bootstrap interval)",
-                         fontsize=9)
-    fig.text(0.5, 0.005, "Minimal tree: cheapest proof (Knuth & Moore 1975); ablation after Schaeffer (1989)",
-             ha="center", fontsize=8)
-    fig.tight_layout(rect=(0, 0.01, 1, 1))
-    res.figure(fig)
-
+def _by_depth(df: pd.DataFrame, col: str, labels: tuple[str, ...], ylabel: str, title: str,
+              unit_line: bool = False):
+    """One panel per game: the geometric mean of ``col`` over positions, by depth."""
     fig, axes = plt.subplots(1, len(GAMES), figsize=(5 * len(GAMES), 4.2))
     for ax, game in zip(axes, GAMES):
-        for label in ("alphabeta", "negascout", "alphabeta+history+tt+killers+id",
-                      "negascout+history+tt+killers+id"):
-            sub = summary[(summary.game == game) & (summary.label == label)].sort_values("depth")
-            ax.errorbar(sub.depth, sub.ratio_tree, yerr=[sub.ratio_tree - sub.ratio_tree_lo,
-                                                         sub.ratio_tree_hi - sub.ratio_tree],
-                        marker="o", capsize=3, label=label)
+        for label in labels:
+            sub = df[(df.game == game) & (df.label == label) & df[col].notna()]
+            g = sub.groupby("depth")[col].apply(lambda x: float(np.exp(np.log(x).mean())))
+            ax.plot(g.index, g.values, marker="o", label=label)
         ax.set_yscale("log")
-        ax.yaxis.set_major_formatter(ScalarFormatter())
         ax.yaxis.set_minor_formatter(NullFormatter())
-        ax.axhline(1, color="k", lw=0.8)
+        if unit_line:
+            ax.yaxis.set_major_formatter(ScalarFormatter())
+            ax.axhline(1, color="k", lw=0.8)
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_xlabel("depth")
-        ax.set_ylabel("nodes / minimal tree")
-        ax.set_title(f"{game}: distance from the minimal tree\n(geometric mean, 95% interval)", fontsize=9)
+        ax.set_ylabel(ylabel)
+        ax.set_title(f"{game}: {title}", fontsize=9)
         ax.legend(fontsize=7)
     fig.tight_layout()
-    res.figure(fig, "by_depth")
+    return fig
+
+
+def _figures(res: Results, df: pd.DataFrame) -> None:
+    """Nodes by depth for the contrasts' configurations, and leaves / minimal leaves."""
+    res.figure(_by_depth(df, "nodes", ("alphabeta", "alphabeta+history", "alphabeta+history+tt+killers+id",
+                                       "negascout+history+tt+killers+id", "mtdf+history+tt+id"),
+                         "nodes (geometric mean over positions)", "nodes by depth"))
+    res.figure(_by_depth(df, "ratio_leaves", ("alphabeta", "alphabeta+history", "negascout+history+tt+killers+id"),
+                         "leaves / minimal leaves", "distance from the minimal tree (Knuth & Moore 1975)",
+                         unit_line=True), "by_depth")
 
 
 def main(argv=None) -> int:

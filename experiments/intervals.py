@@ -1,21 +1,141 @@
-"""Geometric means with bootstrap intervals, and the verdict rule the node-count claims use.
+"""Intervals, tests and the verdict rules the node-count claims use, fixed before the data.
 
-The rule is fixed here, before any data is seen:
+**Pre-registered contrasts** (:func:`contrast`, :func:`holm`). A claim "enhancement A
+searches fewer nodes than B" is one paired contrast: per position, the ratio
+``nodes(A) / nodes(B)`` at the same completed depth. Ratios are compared on the log
+scale, where they are close to normal and symmetric: the summary is the geometric mean
+with a Student-t 95% interval on the mean log ratio, and the test is a two-sided one-sample
+t-test of "mean log ratio = 0". Over the family of contrasts of one experiment the
+p-values are Holm-corrected (Holm 1979), so the family-wise error rate is at most 5%. A
+contrast **holds** when its Holm-adjusted p is below 0.05 and its geometric mean is below
+1, **does not hold** when the adjusted p is below 0.05 and the mean lies above 1, and is
+**inconclusive** otherwise.
 
-* a per-position quantity that should be *below 1* (a paired ratio of nodes, say
-  "NegaScout / alpha-beta" on the same position, depth and other switches) is summarised
-  by its geometric mean over the suite with a 95% percentile bootstrap interval
-  (positions resampled with replacement, ``REPS`` resamples, seeded);
-* a claim checked over several settings **holds** only if the interval lies entirely
-  below 1 in *every* setting, **does not hold** if it lies entirely above 1 in *any*
-  setting, and is **inconclusive** (``None``) otherwise.
+**Power** (:func:`positions_for_power`). How many positions a contrast needs to detect a
+true ratio ``1 - effect`` at 80% power, from the standard deviation of the log ratios in
+a pilot, at the Holm level of the family's first step (0.05 / m, the strictest).
+
+**Shares of a reduction** (:func:`shapley_shares`). Schaeffer (1989) reported how much of
+alpha-beta's reduction each enhancement gives. With k switches and all 2^k combinations
+measured, each switch's share is its Shapley value (Shapley 1953): its marginal effect on
+log nodes averaged over every order of switching the enhancements on, divided by the total
+log reduction from none to all. The shares sum to 1 and do not depend on an arbitrary
+order. Intervals: percentile bootstrap over positions.
+
+The older helpers (:func:`geo_ci`, :func:`below_one`, :func:`describe`) summarise the
+secondary enhancement measurements.
 """
 from __future__ import annotations
 
+import itertools
+import math
+from dataclasses import dataclass
+
 import numpy as np
+from scipy import stats as st
 
 REPS = 2000
 LEVEL = 0.95
+ALPHA = 0.05
+POWER = 0.80
+
+
+@dataclass(frozen=True)
+class Contrast:
+    """One paired contrast over positions: geometric mean ratio, its t interval, the raw and
+    Holm-adjusted p-values (filled by :func:`holm`), the sample and the standard deviation
+    of the log ratios."""
+
+    ratio: float
+    lo: float
+    hi: float
+    p: float
+    n: int
+    sd_log: float
+    p_holm: float = math.nan
+
+    def verdict(self) -> bool | None:
+        """The rule of this module: True holds, False does not hold, None inconclusive."""
+        if not self.p_holm < ALPHA:
+            return None
+        return self.ratio < 1
+
+    def text(self) -> str:
+        return (f"{self.ratio:.3f} [{self.lo:.3f}, {self.hi:.3f}] (95% t interval on log ratios, "
+                f"n={self.n}; p={self.p:.2g}, Holm-adjusted {self.p_holm:.2g})")
+
+
+def contrast(ratios) -> Contrast:
+    """The paired contrast of positive per-position ratios (see the module docstring)."""
+    x = np.log(np.asarray(ratios, dtype=float))
+    n = len(x)
+    if n < 2:
+        raise ValueError(f"a contrast needs at least 2 positions, got {n}")
+    m, sd = float(x.mean()), float(x.std(ddof=1))
+    if sd == 0:
+        return Contrast(math.exp(m), math.exp(m), math.exp(m), 0.0 if m else 1.0, n, 0.0)
+    half = st.t.ppf((1 + LEVEL) / 2, n - 1) * sd / math.sqrt(n)
+    p = float(2 * st.t.sf(abs(m) / (sd / math.sqrt(n)), n - 1))
+    return Contrast(math.exp(m), math.exp(m - half), math.exp(m + half), p, n, sd)
+
+
+def holm(contrasts: dict[str, Contrast]) -> dict[str, Contrast]:
+    """The same contrasts with Holm-adjusted p-values over the whole family."""
+    keys = sorted(contrasts, key=lambda k: contrasts[k].p)
+    m = len(keys)
+    out, running = {}, 0.0
+    for i, k in enumerate(keys):
+        running = max(running, min(1.0, (m - i) * contrasts[k].p))
+        c = contrasts[k]
+        out[k] = Contrast(c.ratio, c.lo, c.hi, c.p, c.n, c.sd_log, running)
+    return {k: out[k] for k in contrasts}
+
+
+def positions_for_power(sd_log: float, effect: float = 0.05, family: int = 1,
+                        power: float = POWER) -> int:
+    """Positions a paired t-test needs to detect a true ratio ``1 - effect`` with ``power``
+    at the two-sided level ``ALPHA / family``, for log ratios of standard deviation
+    ``sd_log`` (iterated on the t distribution's degrees of freedom)."""
+    delta = -math.log(1 - effect)
+    a = ALPHA / family
+    n = 2
+    while n < 100_000:
+        df = n - 1
+        ncp = delta / (sd_log / math.sqrt(n))
+        crit = st.t.ppf(1 - a / 2, df)
+        if st.nct.sf(crit, df, ncp) >= power:
+            return n
+        n += 1
+    return n
+
+
+def shapley_shares(log_nodes: dict[tuple[bool, ...], np.ndarray]) -> np.ndarray:
+    """Per position, each switch's Shapley share of the log reduction from all-off to
+    all-on. ``log_nodes`` maps a tuple of k switch states to per-position log node counts.
+    Returns an array (positions, k)."""
+    k = len(next(iter(log_nodes)))
+    off, on = (False,) * k, (True,) * k
+    total = log_nodes[off] - log_nodes[on]
+    phi = np.zeros((len(total), k))
+    for order in itertools.permutations(range(k)):
+        state = [False] * k
+        for j in order:
+            before = log_nodes[tuple(state)]
+            state[j] = True
+            phi[:, j] += before - log_nodes[tuple(state)]
+    phi /= math.factorial(k)
+    return phi / total[:, None]
+
+
+def share_ci(shares: np.ndarray, seed: int = 0, reps: int = REPS) -> list[tuple[float, float, float]]:
+    """Mean share of each switch (the share of the mean reduction: positions weighted by
+    their reduction is not used, every position counts once) with a 95% percentile
+    bootstrap interval over positions."""
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(shares), size=(reps, len(shares)))
+    boots = shares[idx].mean(axis=1)
+    lo, hi = np.quantile(boots, [(1 - LEVEL) / 2, (1 + LEVEL) / 2], axis=0)
+    return [(float(m), float(a), float(b)) for m, a, b in zip(shares.mean(axis=0), lo, hi)]
 
 
 def geo_ci(values, seed: int = 0, reps: int = REPS) -> tuple[float, float, float]:
@@ -41,7 +161,8 @@ def mean_ci(values, seed: int = 0, reps: int = REPS) -> tuple[float, float, floa
 
 
 def below_one(intervals: list[tuple[float, float]]) -> bool | None:
-    """The verdict rule above, on ``(low, high)`` intervals of ratios, one per setting."""
+    """Secondary measurements: holds when every setting's interval lies below 1, fails when
+    any lies above 1, else inconclusive."""
     if not intervals:
         return None
     if any(lo > 1 for lo, _ in intervals):

@@ -1,92 +1,179 @@
-"""Fixed middle-game position suites (Xiangqi, Gomoku, Renju), generated reproducibly.
+"""Position suites for the node-count experiments: middle games from real play, screened
+as undecided by a deeper search than any experiment uses.
 
-The suites are committed as data (``experiments/suites/<game>.txt``, one ``name<TAB>spec``
-line per position: a Xiangqi FEN, or a Gomoku/Renju move list). Regenerate them with
-``python -m experiments.suites`` (``--check`` compares against the committed files).
+The suites are committed as data (``experiments/suites/<game>.txt``, one
+``name<TAB>spec<TAB>screen`` line per position: a Xiangqi FEN, or a Gomoku/Renju move
+list, then what the screen measured). Regenerate them with ``python -m
+experiments.suites`` (``--check`` regenerates and compares with the committed files;
+``--game`` and ``--size`` restrict the run). Each file is a *pool*: an experiment takes its
+first ``n`` positions, ``n`` chosen by the power analysis in :mod:`experiments.power`.
 
-How a position is made (seed ``SEED``; position ``i`` of game ``g`` uses its own
-``random.Random(f"{g}-{SEED}-{i}")``, so one position never depends on another):
+How position ``i`` of a game is made (its own ``random.Random(f"{game}-{SEED}-{i}")``, so
+one position never depends on another; a rejected candidate draws the next one from the
+same generator, at most ``ATTEMPTS`` times):
 
-* Xiangqi: from the initial position, play ``N`` plies (``N`` uniform in 20..40); each ply
-  is drawn uniformly from the 4 best moves by the material+PST evaluation one ply ahead
-  (plausible, varied, not strong). Accepted when the game is not over, the side to move
-  is not in check, it has at least 20 legal moves, and the static evaluation is within
-  +-300 (about three pawns): a balanced middle game. Stored as a FEN (no history, so a
-  search from it can never meet a repetition within the experiments' depths).
-* Gomoku (freestyle) and Renju: from the centre stone, place ``N`` stones (``N`` uniform in
-  8..16) each drawn from the 5 best points by the line-pattern evaluation one ply ahead.
-  Accepted when no one has won and a depth-2 alpha-beta search finds no forced win
-  (|value| below the mate bound): a middle game, not a finished tactic.
-
-A rejected attempt draws a new ``N`` and a new line from the same generator.
+* **Xiangqi.** A game of Fairy-Stockfish against itself (UCCI, ``FS_NODES`` nodes a move,
+  one thread: reproducible) after two seeded random plies. One position is drawn from its
+  middle game: plies 24-70, at least 8 of the 12 rooks, horses and cannons on the board,
+  side to move not in check, at least 20 legal moves. **Screen:** Fairy-Stockfish to depth
+  ``FS_DEPTH`` (12; the experiments search at most 8) scores it within ``XIANGQI_BOUND``
+  centipawns (150, one and a half pawns) for the side to move, and finds no mate. Stored as
+  a FEN (no history, so no search from it meets a repetition).
+* **Gomoku (freestyle) and Renju.** A game of our threat player against itself
+  (:data:`GOMOKU_PLAYER`, fixed depth: reproducible) from one of the 26 standard Renju
+  openings (:mod:`gameai.games.gomoku_openings`, drawn by the seed). One position is drawn
+  from plies 10-30. **Screen:** no VCT (which includes VCF) within ``VCT_PLIES`` plies for
+  either side: the side to move, and the other side after a pass; each threat search
+  must finish within ``VCT_NODES`` nodes or the position is rejected as unproven; and a
+  depth-``SCREEN_DEPTH`` NegaScout (6; the experiments search at most 5) scores it within
+  ``GOMOKU_BOUND`` (10,000: a tenth of an open four) with the pattern evaluation.
 """
 from __future__ import annotations
 
 import argparse
 import random
+import re
+import subprocess
 from pathlib import Path
 
 DATA = Path(__file__).resolve().parent / "suites"
 SEED = 2026
-SIZE = 32
+SIZE = 48                   # positions per pool
+ATTEMPTS = 40               # candidates per position before giving up
 GAMES = ("xiangqi", "gomoku", "renju")
 
+FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
+FS_NODES = 20_000
+FS_DEPTH = 12
+XIANGQI_BOUND = 150
+MIDDLE = (24, 70)
+MIN_MAJORS = 8
 
-def _top_k_line(state, ev, rng: random.Random, plies: int, k: int) -> list:
-    """Play ``plies`` moves, each uniform among the k best one-ply-ahead moves."""
-    line = []
-    for _ in range(plies):
-        if state.result() is not None:
+GOMOKU_PLAYER = ("negascout(depth=4,id=true,tt=true,history=true,killers=true,threats=true,"
+                 "threat_order=true,threat_forced=true,threat_depth=3,backend=compiled)")
+GOMOKU_PLIES = (10, 30)
+VCT_PLIES = 13
+VCT_NODES = 200_000
+SCREEN_DEPTH = 6
+GOMOKU_BOUND = 10_000
+
+
+def fs_score(fen: str, depth: int = FS_DEPTH) -> tuple[str, int]:
+    """Fairy-Stockfish's score of a Xiangqi FEN at ``depth``: ``("cp", n)`` or ``("mate", n)``,
+    from the side to move's point of view."""
+    script = (f"uci\nsetoption name UCI_Variant value xiangqi\nisready\n"
+              f"position fen {fen}\ngo depth {depth}\n")
+    proc = subprocess.Popen([FAIRY_STOCKFISH], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True)
+    assert proc.stdin and proc.stdout
+    proc.stdin.write(script)
+    proc.stdin.flush()
+    score = None
+    for line in proc.stdout:
+        m = re.match(rf"info depth {depth} .*?score (cp|mate) (-?\d+)", line)
+        if m:
+            score = (m.group(1), int(m.group(2)))
+        if line.startswith("bestmove"):
             break
-        scored = []
-        for m in state.legal_moves():
-            state.push(m)
-            scored.append((-ev(state), m))
-            state.pop()
-        scored.sort(key=lambda t: -t[0])
-        m = rng.choice(scored[:k])[1]
-        state.push(m)
-        line.append(m)
-    return line
+    proc.stdin.write("quit\n")
+    proc.stdin.close()
+    proc.wait(timeout=10)
+    if score is None:
+        raise RuntimeError(f"Fairy-Stockfish gave no depth-{depth} score for {fen}")
+    return score
 
 
-def generate_one(game: str, i: int, seed: int = SEED) -> str:
-    """The spec of position ``i`` of ``game``'s suite (deterministic in game, seed, i)."""
+def _xiangqi_candidate(rng: random.Random) -> tuple[str, str] | None:
+    from . import selfplay
+    rows = selfplay.play("xiangqi", selfplay.fairy_stockfish(FS_NODES), rng.randrange(1 << 30),
+                         random_plies=2, max_plies=MIDDLE[1] + 1)
+    middle = [r for r in rows if MIDDLE[0] <= r["ply"] <= MIDDLE[1] and r["majors"] >= MIN_MAJORS
+              and r["legal_moves"] >= 20]
+    if not middle:
+        return None
     import gameai
-    from gameai.search import MATE
+    row = rng.choice(middle)
+    if gameai.load_game("xiangqi", fen=row["fen"]).in_check():
+        return None
+    kind, n = fs_score(row["fen"])
+    if kind == "mate" or abs(n) > XIANGQI_BOUND:
+        return None
+    return row["fen"], f"ply={row['ply']} fs{FS_DEPTH}={n:+d}cp"
+
+
+def _gomoku_candidate(game: str, rng: random.Random) -> tuple[str, str] | None:
+    import gameai
+    from gameai.games.gomoku_openings import standard_openings
+    from gameai.search.threats import _pass, _unpass
+    rule = "renju" if game == "renju" else "freestyle"
+    s = gameai.load_game("gomoku", rule=rule, moves=" ".join(rng.choice(standard_openings())))
+    plies = rng.randint(*GOMOKU_PLIES)
+    player = gameai.make_searcher(GOMOKU_PLAYER)
+    while s.ply < plies:
+        if s.result() is not None:
+            return None
+        s.push(player.search(s).move)
+    if s.result() is not None:
+        return None
+    vct = gameai.make_searcher(f"vct(depth={VCT_PLIES},nodes={VCT_NODES},backend=compiled)")
+    work = []
+    for passed in (False, True):
+        if passed:
+            _pass(s)
+        try:
+            r = vct.search(s)
+        finally:
+            if passed:
+                _unpass(s)
+        if r.value != 0 or r.stats.nodes >= VCT_NODES:
+            return None
+        work.append(r.stats.nodes)
+    v = gameai.make_searcher(f"negascout(depth={SCREEN_DEPTH},id=true,tt=true,history=true,"
+                             "killers=true,backend=compiled)").search(s).value
+    if abs(v) > GOMOKU_BOUND:
+        return None
+    return _moves_text(s), \
+        f"ply={s.ply} vct_nodes={work[0]}/{work[1]} d{SCREEN_DEPTH}={v:+d}"
+
+
+def _moves_text(s) -> str:
+    """The move list of a Gomoku state as text (``h8 h9 ...``)."""
+    line = list(s.move_stack)
+    for _ in line:
+        s.pop()
+    text = []
+    for m in line:
+        text.append(s.move_str(m))
+        s.push(m)
+    return " ".join(text)
+
+
+def generate_one(game: str, i: int, seed: int = SEED) -> tuple[str, str]:
+    """Position ``i`` of ``game``'s pool: ``(spec, screen)``, deterministic in game, seed, i."""
     rng = random.Random(f"{game}-{seed}-{i}")
-    while True:
-        if game == "xiangqi":
-            s = gameai.load_game("xiangqi")
-            _top_k_line(s, gameai.make_evaluator("xiangqi.pst"), rng, rng.randint(20, 40), 4)
-            if (s.result() is None and not s.in_check() and len(s.legal_moves()) >= 20
-                    and abs(s.pst_score) <= 300):
-                return s.fen()
-        else:
-            s = gameai.load_game("gomoku", rule="renju" if game == "renju" else "freestyle")
-            line = _top_k_line(s, gameai.make_evaluator("gomoku.patterns"), rng, rng.randint(8, 16), 5)
-            if s.result() is None:
-                v = gameai.make_searcher("alphabeta(depth=2)").search(s).value
-                if abs(v) < MATE // 2:
-                    for _ in line:
-                        s.pop()
-                    text = []
-                    for m in line:
-                        text.append(s.move_str(m))
-                        s.push(m)
-                    return " ".join(text)
+    for _ in range(ATTEMPTS):
+        got = _xiangqi_candidate(rng) if game == "xiangqi" else _gomoku_candidate(game, rng)
+        if got is not None:
+            return got
+    raise RuntimeError(f"{game} position {i}: no candidate passed the screen in {ATTEMPTS} tries")
 
 
-def load(game: str) -> dict[str, str]:
-    """The committed suite of ``game``: name -> spec (FEN or move list), in file order."""
+def load(game: str, n: int | None = None) -> dict[str, str]:
+    """The committed suite of ``game``: name -> spec (FEN or move list), in file order; the
+    first ``n`` positions when given."""
     if game not in GAMES:
         from gameai.errors import SpecError
         raise SpecError(f"no position suite for {game!r}; suites: {', '.join(GAMES)}")
     out = {}
     for line in (DATA / f"{game}.txt").read_text().splitlines():
         if line and not line.startswith("#"):
-            name, spec = line.split("\t")
+            name, spec = line.split("\t")[:2]
             out[name] = spec
+    if n is not None:
+        if n > len(out):
+            from gameai.errors import SpecError
+            raise SpecError(f"the {game} suite has {len(out)} positions, {n} asked for")
+        out = dict(list(out.items())[:n])
     return out
 
 
@@ -98,27 +185,62 @@ def state(game: str, spec: str):
     return gameai.load_game("gomoku", rule="renju" if game == "renju" else "freestyle", moves=spec)
 
 
-def lines(game: str, n: int = SIZE, seed: int = SEED) -> list[str]:
-    return [f"{game[0]}{i:02d}\t{generate_one(game, i, seed)}" for i in range(n)]
+HEADER = {
+    "xiangqi": (f"Fairy-Stockfish self-play ({FS_NODES} nodes a move), plies {MIDDLE[0]}-{MIDDLE[1]}; "
+                f"screen: |score| <= {XIANGQI_BOUND} cp and no mate at depth {FS_DEPTH}"),
+    "gomoku": (f"threat-player self-play from the 26 standard openings, plies {GOMOKU_PLIES[0]}-"
+               f"{GOMOKU_PLIES[1]}; screen: no VCT within {VCT_PLIES} plies for either side "
+               f"({VCT_NODES} nodes), |depth-{SCREEN_DEPTH} value| <= {GOMOKU_BOUND}"),
+}
+HEADER["renju"] = HEADER["gomoku"]
+
+
+def write_line(game: str, i: int, spec: str, screen: str) -> str:
+    return f"{game[0]}{i:02d}\t{spec}\t{screen}"
+
+
+_CACHE: Path | None = None
+
+
+def _cached(game: str, i: int) -> tuple[str, str]:
+    """Position ``i``, read from the resume folder when an earlier run finished it."""
+    path = _CACHE / f"{game}-{SEED}-{i}.tsv" if _CACHE else None
+    if path is not None and path.exists():
+        spec, screen = path.read_text().split("\t")
+        return spec, screen
+    got = generate_one(game, i)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\t".join(got))
+    print(f"{game} {i}: {got[1]}", flush=True)
+    return got
 
 
 def main(argv=None) -> int:
+    global _CACHE
     p = argparse.ArgumentParser(prog="experiments.suites", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--check", action="store_true", help="compare with the committed files")
+    p.add_argument("--check", action="store_true", help="regenerate and compare with the committed files")
+    p.add_argument("--game", choices=GAMES, nargs="+", default=list(GAMES))
+    p.add_argument("--size", type=int, default=SIZE, help=f"positions per pool (default {SIZE})")
+    p.add_argument("--cache", type=Path, default=None,
+                   help="keep each finished position in this folder, so a killed run resumes")
     args = p.parse_args(argv)
+    _CACHE = args.cache
     DATA.mkdir(exist_ok=True)
     bad = 0
-    for game in GAMES:
-        new = lines(game)
+    for game in args.game:
+        got = [_cached(game, i) for i in range(args.size)]
+        text = (f"# {game} suite: seed {SEED}, {args.size} positions; {HEADER[game]}; "
+                "see experiments/suites.py\n"
+                + "\n".join(write_line(game, i, *g) for i, g in enumerate(got)) + "\n")
         path = DATA / f"{game}.txt"
-        header = f"# {game} suite: seed {SEED}, {SIZE} positions; see experiments/suites.py\n"
         if args.check:
-            same = path.read_text() == header + "\n".join(new) + "\n"
+            same = path.read_text() == text
             print(f"{game}: {'identical' if same else 'DIFFERS'}")
             bad += not same
         else:
-            path.write_text(header + "\n".join(new) + "\n")
+            path.write_text(text)
             print(f"wrote {path}")
     return 1 if bad else 0
 

@@ -1,22 +1,45 @@
-"""Position suites are reproducible; the ablation and enhancement experiments run end to end
-on a tiny setting; the verdict rule does what its docstring says."""
+"""Position suites are reproducible and undecided; the ablation runs end to end on a tiny
+setting; the statistics behind its verdicts agree with textbook figures and scipy."""
 import json
+import shutil
 
 import numpy as np
+import pandas as pd
 import pytest
+from scipy import stats
 
 from experiments import ablation, enhancements, intervals, suites
 
+FS = shutil.which(suites.FAIRY_STOCKFISH) or shutil.which("fairy-stockfish")
+
 
 @pytest.mark.parametrize("game", suites.GAMES)
-def test_committed_suites_regenerate_from_their_seed(game):
-    committed = suites.load(game)
-    assert len(committed) >= 30
-    for i, (name, spec) in enumerate(list(committed.items())[:2]):
+def test_committed_pools_hold_playable_positions(game):
+    pool = suites.load(game)
+    assert len(pool) >= 30
+    for i, (name, spec) in enumerate(pool.items()):
         assert name == f"{game[0]}{i:02d}"
-        assert suites.generate_one(game, i) == spec
-    s = suites.state(game, next(iter(committed.values())))
-    assert s.result() is None and len(s.legal_moves()) >= 20
+        s = suites.state(game, spec)
+        assert s.result() is None
+    assert list(suites.load(game, 3)) == list(pool)[:3]
+    with pytest.raises(ValueError, match="positions"):
+        suites.load(game, len(pool) + 1)
+
+
+@pytest.mark.engine
+@pytest.mark.skipif(FS is None, reason="Fairy-Stockfish is not installed")
+def test_the_xiangqi_pool_regenerates_and_is_undecided_by_fairy_stockfish():
+    pool = suites.load("xiangqi")
+    spec, _ = suites.generate_one("xiangqi", 0)
+    assert spec == pool["x00"]
+    kind, score = suites.fs_score(pool["x01"], depth=10)
+    assert kind == "cp" and abs(score) <= 2 * suites.XIANGQI_BOUND
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["gomoku", "renju"])
+def test_the_gomoku_pools_regenerate(game):
+    assert suites.generate_one(game, 0)[0] == suites.load(game)["g00" if game == "gomoku" else "r00"]
 
 
 def test_unknown_suite_is_refused():
@@ -24,34 +47,83 @@ def test_unknown_suite_is_refused():
         suites.load("chess")
 
 
-def test_verdict_rule():
-    assert intervals.below_one([(0.5, 0.9), (0.7, 0.99)]) is True
-    assert intervals.below_one([(0.5, 0.9), (0.8, 1.1)]) is None
-    assert intervals.below_one([(0.5, 0.9), (1.01, 1.2)]) is False
-    assert intervals.below_one([]) is None
-    g, lo, hi = intervals.geo_ci([1, 4, 16, 64], seed=0)
-    assert g == pytest.approx(8.0) and 1 <= lo < g < hi <= 64
-    assert intervals.geo_ci([2, 2, 2])[1:] == pytest.approx((2, 2))
+def test_the_contrast_is_scipys_one_sample_t_test_on_log_ratios():
+    rng = np.random.default_rng(3)
+    r = np.exp(rng.normal(-0.1, 0.2, size=25))
+    c = intervals.contrast(r)
+    t = stats.ttest_1samp(np.log(r), 0.0)
+    assert c.p == pytest.approx(t.pvalue)
+    lo, hi = t.confidence_interval(0.95)
+    assert (c.lo, c.hi) == pytest.approx((np.exp(lo), np.exp(hi)))
+    assert c.ratio == pytest.approx(np.exp(np.log(r).mean()))
 
 
-@pytest.mark.parametrize("backend", ["python", "compiled"])
-def test_ablation_runs_on_a_tiny_setting(tmp_path, monkeypatch, backend):
-    # minimal trees stop one ply short of the Xiangqi searches, as --full's do
-    monkeypatch.setattr(ablation, "QUICK", {"positions": 3, "depths": {"xiangqi": 2, "gomoku": 1, "renju": 1},
-                                            "minimal": {"xiangqi": 1, "gomoku": 1, "renju": 1},
-                                            "backend": backend})
-    every = ablation.configs(backend)
-    monkeypatch.setattr(ablation, "configs", lambda b: [c for c in every if c["mode"] == "fixed" and not c["tt"]])
+def test_holm_adjusts_as_the_textbook_does():
+    # Holm (1979): sorted p 0.005, 0.01, 0.03, 0.04 -> 4x, 3x, 2x, 1x, kept monotone
+    ps = {"a": 0.01, "b": 0.04, "c": 0.03, "d": 0.005}
+    cs = {k: intervals.Contrast(0.9, 0.8, 0.95, p, 10, 0.1) for k, p in ps.items()}
+    adj = {k: c.p_holm for k, c in intervals.holm(cs).items()}
+    assert adj == pytest.approx({"d": 0.02, "a": 0.03, "c": 0.06, "b": 0.06})
+    verdicts = {k: c.verdict() for k, c in intervals.holm(cs).items()}
+    assert verdicts == {"d": True, "a": True, "c": None, "b": None}
+    up = intervals.Contrast(1.2, 1.1, 1.3, 0.001, 10, 0.1, p_holm=0.004)
+    assert up.verdict() is False
+
+
+def test_power_matches_the_published_paired_t_table():
+    # Cohen (1988): a paired t-test at d = 0.5, two-sided 5%, 80% power needs 34 pairs
+    # (G*Power gives the same); d = 0.8 needs 15
+    effect = 1 - np.exp(-0.5)                      # log ratio 0.5 with sd 1 -> d = 0.5
+    assert intervals.positions_for_power(1.0, effect) == 34
+    assert intervals.positions_for_power(1.0, 1 - np.exp(-0.8)) == 15
+    assert intervals.positions_for_power(1.0, effect, family=12) > 34
+
+
+def test_shapley_shares_split_an_additive_reduction_by_its_parts_and_sum_to_one():
+    rng = np.random.default_rng(0)
+    effects = np.array([1.0, 0.5, 0.25])
+    base = rng.normal(10, 1, size=6)
+    logs = {on: base - sum(e for e, o in zip(effects, on) if o)
+            for on in __import__("itertools").product((False, True), repeat=3)}
+    shares = intervals.shapley_shares(logs)
+    assert shares == pytest.approx(np.tile(effects / effects.sum(), (6, 1)))
+    # with an interaction, each of two switches gets half of it
+    logs2 = {(False, False): np.array([4.0]), (True, False): np.array([3.0]),
+             (False, True): np.array([3.0]), (True, True): np.array([0.0])}
+    assert intervals.shapley_shares(logs2)[0] == pytest.approx([0.5, 0.5])
+
+
+def test_ablation_runs_on_a_tiny_setting(tmp_path, monkeypatch):
+    tiny = {"positions": {"xiangqi": 3, "gomoku": 3, "renju": 3},
+            "depth": {"xiangqi": {"plain": 2, "ordered": 2, "best": 3},
+                      "gomoku": {"plain": 1, "ordered": 2, "best": 2},
+                      "renju": {"plain": 1, "ordered": 2, "best": 2}},
+            "minimal": {"xiangqi": 2, "gomoku": 1, "renju": 1}}
+    monkeypatch.setattr(ablation, "QUICK", tiny)
     claims = ablation.run(False, 1, tmp_path)
     assert {c.claim.split(":")[0] for c in claims} == set(suites.GAMES)
-    table = __import__("pandas").read_parquet(tmp_path / "table.parquet")
-    has_min = table.minimal_nodes.notna()
-    assert set(table[~has_min].depth) == {2} and set(table[~has_min].game) == {"xiangqi"}
-    assert (table[has_min].leaves >= table[has_min].minimal_leaves).all()
-    assert (table[has_min].nodes >= table[has_min].minimal_nodes).all()
-    assert np.isfinite(table[table.depth == 2].ebf).all()
+    table = pd.read_parquet(tmp_path / "table.parquet")
+    for col in ("game", "position", "depth", "label", "nodes", "leaves", "minimal_leaves", "ratio_leaves"):
+        assert col in table
+    no_tt = table[~table.tt & (table.base != "mtdf") & table.minimal_leaves.notna()]
+    assert len(no_tt) and (no_tt.leaves >= no_tt.minimal_leaves).all()
+    assert table[table.game == "xiangqi"].depth.max() == 3
+    # contrasts are compared at the deepest depth both sides reached
+    text = {c.claim: c.measured for c in claims}
+    assert "depth 3" in text["xiangqi: " + ablation.CONTRASTS[3][2]]
+    assert "depth 2" in text["xiangqi: " + ablation.CONTRASTS[0][2]]
+    sch = pd.read_csv(tmp_path / "schaeffer.csv")
+    parts = sch[sch.switch.isin(ablation.GRID_SWITCHES)].groupby("game").share.sum()
+    assert parts.to_numpy() == pytest.approx(1.0)
     assert json.loads((tmp_path / "manifest.json").read_text())["config"]["suite_seed"] == suites.SEED
     assert (tmp_path / "figure.png").exists() and (tmp_path / "by_depth.png").exists()
+
+
+def test_a_search_that_ends_early_is_excluded_from_its_cell():
+    df = pd.DataFrame({"game": ["g", "g", "g", "g"], "position": ["a", "a", "b", "b"], "depth": [3, 3, 3, 3],
+                       "label": ["x", "y", "x", "y"], "complete": [True, False, True, True]})
+    ok, bad = ablation.completed(df)
+    assert set(ok.position) == {"b"} and len(bad) == 1
 
 
 def test_enhancements_run_on_a_tiny_setting(tmp_path, monkeypatch):
@@ -59,7 +131,7 @@ def test_enhancements_run_on_a_tiny_setting(tmp_path, monkeypatch):
                                                 "history_depth": {"xiangqi": 2, "gomoku": 1}, "plies": 2})
     claims = enhancements.run(False, 1, tmp_path)
     assert len(claims) >= 9
-    df = __import__("pandas").read_parquet(tmp_path / "table.parquet")
+    df = pd.read_parquet(tmp_path / "table.parquet")
     assert set(df.table) == {"id", "aspiration", "mtdf", "tt", "history", "captures", "parts", "quiescence"}
     # MTD(f) makes at least one pass per iteration; a coarser grain changes the values searched
     assert (df[(df.table == "mtdf") & (df.setting == "mtdf")].passes_per_iteration >= 1).all()
