@@ -1,7 +1,9 @@
 """The experiment plumbing: a quick experiment writes its table, figure, manifest and
 claims, and the results README is generated from them."""
 import json
+import os
 
+import numpy as np
 import pandas as pd
 
 from experiments import minimal_tree
@@ -53,3 +55,29 @@ def test_minimal_tree_estimates_its_cost_from_the_leaves_it_will_search(monkeypa
     monkeypatch.setattr(minimal_tree, "BRANCHING", (2, 3, 5))
     monkeypatch.setattr(minimal_tree, "DEPTHS", range(1, 6))
     assert minimal_tree.WORKER_START_S < minimal_tree.estimate(False) < quick  # fewer trees, less time
+
+
+def test_branching_factor_counts_every_claimed_depth_and_never_extrapolates(tmp_path, monkeypatch):
+    from experiments import branching_factor as bf
+    from experiments import parallel, selfplay
+    monkeypatch.setattr(selfplay, "FAIRY_STOCKFISH", str(tmp_path / "no-engine"))  # our games only
+    monkeypatch.setattr(bf, "SETTINGS", {False: {"games": 2, "fs_nodes": 100, "max_plies": 40,
+                                                 "perft_depths": (2, 3), "perft_positions": 2}})
+    monkeypatch.setattr(bf, "PATH_CLAIMS", {2: 1600, 3: 64_000, 4: 2_560_000})  # 4: not counted here
+    with parallel.using("joblib", workers=1):
+        claims = bf.run(full=False, seed=1, out=tmp_path / "bf")
+    perft = pd.read_parquet(tmp_path / "bf" / "xiangqi_perft.parquet")
+    assert sorted(perft.depth.unique()) == [2, 3] and perft.position.nunique() == 2
+    assert (perft.per_ply_b == perft.leaves ** (1 / perft.depth)).all()
+    paths = {d: next(c for c in claims if c.claim.startswith(f"搜索{d}层")) for d in (2, 3, 4)}
+    for d in (2, 3):
+        b = float(np.exp(np.log(perft[perft.depth == d].per_ply_b).mean()))
+        assert paths[d].holds is bf.about_40(b) and f"perft({d}) counted from 2" in paths[d].measured
+    assert paths[4].holds is None and "not counted at depth 4" in paths[4].measured
+
+
+def test_branching_factor_estimate_fits_the_budget_of_the_full_run(monkeypatch):
+    from experiments import branching_factor as bf
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)  # the reference machine
+    quick, full = bf.estimate(False), bf.estimate(True)
+    assert bf.WORKER_START_S < quick < full <= 16 * 60
