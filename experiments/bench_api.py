@@ -17,13 +17,16 @@ absolute rates vary; the load average is printed beside each line):
    depth 4 at least 20x.
 3. **first call**: wall seconds of the first search in a new process whose numba caches
    (``GAMEAI_CACHE_DIR``, ``NUMBA_CACHE_DIR``) are an empty temporary folder (cold: every
-   kernel compiles), then again with that cache filled (warm: kernels load from disk).
+   kernel compiles), then again with that cache filled (warm: kernels load from disk); both
+   on a copy of the package taken before the cold run, so an edit meanwhile cannot make
+   the warm run compile again.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -134,28 +137,39 @@ if sys.argv[3] == "1":
 else:
     searcher.search(state)
 t2 = time.perf_counter()
-print(json.dumps({"import": t1 - t0, "first": t2 - t1, "kernels": sorted(kernels, reverse=True)[:12]}))
+from gameai.compiled.jit import cache_dir
+print(json.dumps({"import": t1 - t0, "first": t2 - t1, "kernels": sorted(kernels, reverse=True)[:12],
+                  "sources": cache_dir()}))
 """
 
 
-def _probe(game: str, spec: str, cache: str, kernels: bool) -> dict:
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+def _probe(game: str, spec: str, cache: str, kernels: bool, src: str | None = None) -> dict:
+    """Run :data:`_PROBE` in a new process with the numba caches in ``cache``, importing
+    gameai from ``src`` when given (else as installed)."""
+    path = [src] if src else []
     env = dict(os.environ, GAMEAI_CACHE_DIR=cache, NUMBA_CACHE_DIR=cache,
-               PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+               PYTHONPATH=os.pathsep.join(path + [os.environ.get("PYTHONPATH", "")]))
     out = subprocess.run([sys.executable, "-c", _PROBE, game, spec, "1" if kernels else "0"],
                          env=env, capture_output=True, text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def first_call_section(kernels: bool) -> None:
+    """Cold then warm first calls on a copy of the package taken now, so that the sources
+    (whose hash names the cache folder) cannot change between the two runs."""
     print("== first call: seconds of the first search in a new process (cold: an empty numba "
           "cache, every kernel compiles; warm: the cache filled) ==")
+    package = os.path.dirname(os.path.abspath(gameai.__file__))
     for label, game, spec in FIRST_CALLS:
-        with tempfile.TemporaryDirectory() as cache:
-            cold = _probe(game, spec, cache, kernels)
-            warm = _probe(game, spec, cache, False)
+        with tempfile.TemporaryDirectory() as tmp:
+            src, cache = os.path.join(tmp, "src"), os.path.join(tmp, "cache")
+            shutil.copytree(package, os.path.join(src, "gameai"),
+                            ignore=shutil.ignore_patterns("__pycache__"))
+            cold = _probe(game, spec, cache, kernels, src)
+            warm = _probe(game, spec, cache, False, src)
+        changed = "" if cold["sources"] == warm["sources"] else "  (sources changed: warm compiled again)"
         print(f"  {label:<20} cold {cold['first']:7.1f}s   warm {warm['first']:6.2f}s   "
-              f"(import and set-up {warm['import']:.2f}s)  [{load()}]")
+              f"(import and set-up {warm['import']:.2f}s)  [{load()}]{changed}")
         for seconds, name in cold["kernels"]:
             print(f"      {seconds:6.1f}s  {name}  (compiling it and what it calls)")
 
