@@ -4,7 +4,8 @@ only 4 plies were feasible on its 1.5 GHz PC; here is what each depth costs in P
 
 Searches run one at a time (no parallel workers) so times are not disturbed by each other.
 Quick: 2 positions per game, Xiangqi depths 1-4, Gomoku 1-3 (plain minimax one ply less).
-``--full``: 4 positions, Xiangqi 1-5, Gomoku 1-4.
+``--full``: 4 positions, Xiangqi 1-5, Gomoku 1-4. :func:`estimate` says how long (about 12 s
+and 3 minutes) from the measured cost of each kind of search.
 """
 from __future__ import annotations
 
@@ -33,10 +34,23 @@ SEARCHERS = {
 }
 
 
-def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
-    res = Results(NAME, out)
-    n_pos = 4 if full else 2
-    max_depth = {"xiangqi": 5 if full else 4, "gomoku": 4 if full else 3}
+# CPU seconds of one search by game and depth: (mean of the searchers other than plain
+# minimax, plain minimax), measured with the --full setting's 4 positions per game on the
+# 2-core reference machine while other work shared it (a whole --full run: 186 s). Depths
+# where minimax never runs have None.
+SEARCH_CPU_S = {"xiangqi": {1: (0.003, 0.015), 2: (0.010, 0.007), 3: (0.036, 0.27), 4: (0.32, 11.5), 5: (2.66, None)},
+                "gomoku": {1: (0.003, 0.007), 2: (0.015, 0.067), 3: (0.13, 2.38), 4: (2.20, None)}}
+START_S = 5.0              # the process: imports, the positions loaded
+
+
+def _setting(full: bool) -> tuple[int, dict[str, int]]:
+    """Positions per game and deepest depth per game of a run."""
+    return (4 if full else 2), {"xiangqi": 5 if full else 4, "gomoku": 4 if full else 3}
+
+
+def _cells(full: bool) -> list[tuple[str, str, str, str, int]]:
+    """Every search of a run: (game, position, searcher label, spec, depth)."""
+    n_pos, max_depth = _setting(full)
     cells = []
     for game, suite in (("xiangqi", positions.XIANGQI), ("gomoku", positions.GOMOKU)):
         for pos in list(suite)[:n_pos]:
@@ -47,6 +61,19 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
                     if label.startswith("minimax2") and d != 2:
                         continue
                     cells.append((game, pos, label, spec.format(d=d), d))
+    return cells
+
+
+def estimate(full: bool) -> float:
+    """Wall seconds of a run: its searches one after another (run serially, see above), each
+    at the CPU seconds measured for its game, depth and kind (plain minimax or not)."""
+    return START_S + sum(SEARCH_CPU_S[game][d][label == "minimax"] for game, _, label, _, d in _cells(full))
+
+
+def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
+    res = Results(NAME, out)
+    n_pos, max_depth = _setting(full)
+    cells = _cells(full)
     rows = []
     for game, pos, label, spec, d in tqdm(cells, desc=NAME, unit="search"):
         s = positions.state(game, pos)

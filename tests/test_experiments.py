@@ -81,3 +81,13 @@ def test_branching_factor_estimate_fits_the_budget_of_the_full_run(monkeypatch):
     monkeypatch.setattr(os, "cpu_count", lambda: 2)  # the reference machine
     quick, full = bf.estimate(False), bf.estimate(True)
     assert bf.WORKER_START_S < quick < full <= 16 * 60
+
+
+def test_depth_cost_estimate_prices_every_search_the_run_makes():
+    from experiments import depth_cost as dc
+    for full in (False, True):
+        cells = dc._cells(full)
+        assert all(dc.SEARCH_CPU_S[g][d][label == "minimax"] is not None for g, _, label, _, d in cells)
+    quick, full = dc.estimate(False), dc.estimate(True)
+    assert dc.START_S < quick < full < 10 * 60
+    assert len(dc._cells(False)) < len(dc._cells(True))
