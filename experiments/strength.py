@@ -1,45 +1,67 @@
 """Strength: tournaments that test what the source documents say about playing strength.
 
-* **Look-ahead, evaluation held equal (Gomoku and Renju).** The 002 document says its
-  one-shot point weighting "cannot look ahead like minimax". To test look-ahead and not a
-  better evaluator, the searcher uses the *same* point-weighting ladder as its evaluation
-  (``eval=gomoku.pointweight``) and searches two plies of alpha-beta with the history
-  heuristic; it plays the point-weighting player. (Depth 3 with this evaluator costs about
-  a minute per move here, so it is out of reach.)
-* **Equal time (Xiangqi).** The 001 document's fixed two-ply max-min (``minimax2``) against
-  alpha-beta with the history heuristic (the 000 document) and against NegaScout with a
-  transposition table (the 003 document), both in iterative deepening. "Equal time" is
-  measured, not assumed: minimax2's mean seconds per move is measured first (a seeded
-  self-play game), the deepening searchers get exactly that budget per move, and the
-  report gives the mean seconds per move of each side in the games themselves. If the
-  two differ by more than :data:`TIME_TOLERANCE`, the claim is not judged.
+Ten claims, one family (the verdicts are Holm-corrected over all ten, see below):
 
-**Sample size** from a stated power target: games per seed are fixed in advance (quick: 2
-per Gomoku/Renju pairing with candidates within distance 1 of a stone, 8 per Xiangqi
-pairing; ``--full``: 20 Gomoku/Renju games at the default distance 2, 40 Xiangqi games;
-every opening is played with colours swapped), and
-:func:`detectable_elo` states the true Elo advantage those games detect with 80% power at
-95% confidence; every claim is played with :data:`SEEDS` seeds (``seed``, ``seed+1``, ...).
+* **Look-ahead, evaluation held equal (Gomoku and Renju; 4 claims each).** The 002
+  document says its one-shot point weighting "cannot look ahead like minimax". To test
+  look-ahead and not a better evaluator, alpha-beta uses the *same* point-weighting
+  ladder as its evaluation (``eval=gomoku.pointweight``; history heuristic, transposition
+  table and killer moves; compiled backend) at a fixed depth of 1, 2, 3 and 4 plies
+  against the one-shot ``pointweight`` player. Depth 1 is the control: it sees the reply's best point in its evaluation but
+  plays no reply. **Budget: fixed depth**, not equal nodes or time: the claim is about
+  look-ahead itself, the one-shot player has no node count to match, and a depth-limited
+  game does not depend on machine load (the alpha-beta side's mean nodes per move and both
+  sides' seconds per move are reported).
+* **Equal effort (Xiangqi; 2 claims).** The 001 document's fixed two-ply max-min
+  (``minimax2``) against alpha-beta with the history heuristic (the 000 document) and
+  against NegaScout with a transposition table (the 003 document), both in iterative
+  deepening. **Budget: equal nodes**, because equal time cannot be had at a size that
+  decides: minimax2's effort is whatever its two-ply tree costs (about a thousand nodes,
+  a few milliseconds a move), so a timed match runs at milliseconds a move and follows
+  machine load. Instead minimax2's mean nodes per move is measured on seeded self-play
+  (:func:`minimax2_nodes_per_move`; node counts do not depend on load, so the budget is
+  the same on every run and machine) and the deepening searchers get exactly that node
+  budget per move. The report gives each side's mean nodes per move in the games
+  themselves; if they differ by more than :data:`NODE_TOLERANCE`, the claim is not judged.
 
-**Intervals**: the Wilson 95% score interval of (wins + draws/2) over the games, mapped to
-Elo; it stays inside (0, 1) except at a clean sweep, where the open end is printed in
-words ("no upper bound"), never as inf or nan.
+**Games** (from power, fixed before any game is played): ``--full`` plays
+:data:`GAMES` = 200 games per claim, 100 seeded openings each played with colours swapped
+(random openings of :data:`OPENING_PLIES` plies: 4 in Gomoku/Renju, where the first stone
+is forced to the centre and 2 plies give only 24 openings; 2 in Xiangqi). 200 games detect
+a true advantage of about 70 Elo with 80% power at two-sided 5% (:func:`detectable_elo`,
+the conservative no-draw variance), about 91 Elo at Holm's strictest level 0.5%. The quick
+setting plays 2 games per claim (Xiangqi games capped at 120 plies): a smoke test whose
+verdicts are inconclusive by design.
 
-**Verdict rule** (:func:`verdict`, fixed before any game was played): over all seeds
-pooled, the claim holds when the Elo interval lies wholly above 0 and fails when it lies
-wholly below 0; otherwise inconclusive. It is *unstable* (not judged) when a seed's own
-score lies on the other side of 50% from the pooled verdict.
+**Cost** (:func:`estimate`, from CPU seconds per game measured for every pairing,
+:data:`GAME_CPU_S`): about 31 minutes for ``--full`` on 2 cores, three quarters of it the
+400 depth-4 games; under a minute for the quick setting.
 
-Games with time limits depend on machine load, so those are not bit-for-bit reproducible;
-the depth-limited Gomoku/Renju games are.
+**Intervals** (:func:`score_interval`): the score of the claim's side is (wins +
+draws/2)/games; its interval is the union of the Wilson interval over games and the
+normal interval over colour-swapped pairs (pentanomial: each pair scores 0, 1/4, ..., 1).
+The pentanomial interval accounts for the pairing (games from one opening are not
+independent); Wilson's stays honest near a sweep, where the pentanomial variance
+collapses. Mapped to Elo; an open end of a sweep is said in words, never printed as inf.
+
+**Verdict rule** (:func:`verdicts`, fixed before any game was played): each claim's
+p-value (:func:`p_value`, the smallest level at which the interval above excludes 0 Elo) is
+Holm-corrected over the family of all claims of the experiment (Holm 1979: the k-th
+smallest is judged at 5%/(m - k + 1), stopping at the first that is not rejected). A claim
+holds when its interval at its Holm level lies wholly above 0 Elo, does not hold when
+wholly below, and is otherwise inconclusive. The 95% interval is reported beside it.
+
+Every game is a pure function of the seed (fixed depths, node budgets, seeded openings and
+tie-breaks), so a rerun gives the same table on any machine and backend; wall-clock
+columns aside.
 """
 from __future__ import annotations
 
 import math
+import os
 import random
 import shutil
-import statistics
-import time
+from dataclasses import dataclass
 from statistics import NormalDist
 
 import matplotlib
@@ -58,31 +80,96 @@ from ._common import Claim, Results, cli, command_for, source
 from .parallel import pmap
 
 NAME = "strength"
-SEEDS = 3
-# games per seed and pairing, (quick, --full): depth-2 search with the point-weighting
-# evaluation costs seconds per move, so the quick Gomoku/Renju samples are small (and say so)
-GAMES = {"gomoku": (2, 20), "xiangqi": (8, 40)}
-# candidate points within this distance of a stone, for both players (quick, --full): radius 1
-# makes the quick games about six times cheaper; --full plays the toolkit's default, 2
-RADIUS = (1, 2)
-POWER, Z = 0.80, NormalDist().inv_cdf(0.975)
-TIME_TOLERANCE = 1.33                  # "equal time": mean s/move within this factor
-LOOKAHEAD = "alphabeta(depth=2,eval=gomoku.pointweight,history=true)"
-XQ_SEARCHERS = {"alphabeta(depth=30,id=true,history=true,time={t})": "000",
-                "negascout(depth=30,id=true,tt=true,time={t})": "003"}
+ALPHA, POWER = 0.05, 0.80
+Z = NormalDist().inv_cdf(1 - ALPHA / 2)
+GAMES = (2, 200)                       # games per claim (quick, --full), colour-swapped pairs
+DEPTHS = (1, 2, 3, 4)                  # alpha-beta depths against the one-shot player
+RADIUS = 2                             # Gomoku/Renju candidate points: within this distance of a stone
+XQ_MAX_PLIES = (120, 300)              # Xiangqi game length cap (a draw when reached)
+GOMOKU_MAX_PLIES = 225                 # a full board
+OPENING_PLIES = {"gomoku": 4, "renju": 4, "xiangqi": 2}
+NODE_TOLERANCE = 1.33                  # "equal nodes": mean nodes/move within this factor
+CALIBRATION = (4, 60)                  # minimax2 self-play games and searched plies each
+RULES = {"gomoku": "freestyle", "renju": "renju"}
+XQ_SEARCHERS = {"alphabeta(depth=30,id=true,history=true,nodes={n},backend=compiled)": "000",
+                "negascout(depth=30,id=true,tt=true,nodes={n},backend=compiled)": "003"}
+
+
+def lookahead(depth: int) -> str:
+    """The alpha-beta player with the one-shot player's own evaluation. The transposition
+    table and killer moves only order and share the fixed-depth search (a third fewer
+    nodes at depth 4 here), so the depth-4 games fit the time box."""
+    return f"alphabeta(depth={depth},eval=gomoku.pointweight,history=true,tt=true,killers=true,backend=compiled)"
+
+
+# --- cost: measured before choosing the budgets ----------------------------------------------
+
+# CPU seconds per game of each claim's pairing at the --full setting, on the 2-core reference
+# machine while other work shared it (load average 8-13, so an idle machine does no worse),
+# from seeded openings (measure_costs); quick games are no longer (Xiangqi: 120 plies).
+GAME_CPU_S = {("gomoku", 1): 0.10, ("gomoku", 2): 0.3, ("gomoku", 3): 1.2, ("gomoku", 4): 6.0,
+              ("renju", 1): 0.10, ("renju", 2): 0.3, ("renju", 3): 1.2, ("renju", 4): 6.0,
+              ("xiangqi", "000"): 1.5, ("xiangqi", "003"): 1.5}
+# per run: the workers' start in each of the three tournaments and the calibration, with
+# numba's cache warm (as after the experiments before this one; a cold cache adds a few
+# CPU minutes of compiling the Gomoku and Xiangqi kernels once)
+START_S = 30.0
+
+
+def estimate(full: bool) -> float:
+    """Wall seconds of a run: the games' measured CPU seconds shared by the local cores,
+    plus compiling the kernels and starting the workers."""
+    cpu = GAMES[full] * sum(GAME_CPU_S.values())
+    return START_S + cpu / (os.cpu_count() or 1)
 
 
 # --- statistics: written before the data -------------------------------------------------
 
-def wilson(points: float, n: int) -> tuple[float, float]:
-    """Wilson 95% interval of a score fraction (Wilson 1927); draws count half a point."""
+def _z(level: float) -> float:
+    return NormalDist().inv_cdf(0.5 + level / 2)
+
+
+def wilson(points: float, n: int, level: float = 1 - ALPHA) -> tuple[float, float]:
+    """Wilson interval of a score fraction (Wilson 1927); draws count half a point."""
     if n <= 0:
         raise ValueError("no games")
+    z = _z(level)
     p = points / n
-    denom = 1 + Z * Z / n
-    mid = (p + Z * Z / (2 * n)) / denom
-    half = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n)) / denom
+    denom = 1 + z * z / n
+    mid = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
     return max(0.0, mid - half), min(1.0, mid + half)
+
+
+def _pair_moments(pairs: list[int]) -> tuple[int, float, float]:
+    """Pairs, mean pair score fraction and its standard error (pair points 0, 1/2, ..., 2)."""
+    n = sum(pairs)
+    mu = sum(c * k / 4 for k, c in enumerate(pairs)) / n
+    var = sum(c * (k / 4 - mu) ** 2 for k, c in enumerate(pairs)) / n
+    return n, mu, math.sqrt(var / n)
+
+
+def score_interval(points: float, n: int, pairs: list[int] | None = None,
+                   level: float = 1 - ALPHA) -> tuple[float, float]:
+    """The union of the Wilson interval over games and the pentanomial (normal) interval
+    over colour-swapped pairs: wide enough for both the pairing and a near-sweep."""
+    lo, hi = wilson(points, n, level)
+    if pairs and sum(pairs):
+        _, mu, se = _pair_moments(pairs)
+        z = _z(level)
+        lo, hi = min(lo, max(0.0, mu - z * se)), max(hi, min(1.0, mu + z * se))
+    return lo, hi
+
+
+def p_value(points: float, n: int, pairs: list[int] | None = None) -> float:
+    """Two-sided p-value of "score = 50%" matching :func:`score_interval`: the larger of
+    the score test's (the Wilson interval's inverse) and the pentanomial z-test's."""
+    p = 2 * (1 - NormalDist().cdf(abs(points / n - 0.5) * 2 * math.sqrt(n)))
+    if pairs and sum(pairs):
+        _, mu, se = _pair_moments(pairs)
+        pent = (0.0 if mu != 0.5 else 1.0) if se == 0 else 2 * (1 - NormalDist().cdf(abs(mu - 0.5) / se))
+        p = max(p, pent)
+    return p
 
 
 def elo_text(lo: float, hi: float) -> str:
@@ -93,24 +180,34 @@ def elo_text(lo: float, hi: float) -> str:
 
 
 def _elo_point(score: float) -> str:
-    return f", Elo {score_to_elo(score):+.0f}" if 0 < score < 1 else ""
+    return f", Elo {score_to_elo(score) + 0.0:+.0f}" if 0 < score < 1 else ""
 
 
-def detectable_elo(n: int, power: float = POWER) -> float:
-    """The true Elo advantage that ``n`` decisive-or-drawn games detect with ``power``
-    (normal approximation of the one-sided test behind a 95% two-sided interval; the
-    per-game spread sqrt(p(1-p)) of a game without draws, the conservative case)."""
-    zb = NormalDist().inv_cdf(power)
+def power_text(n: int, m: int) -> str:
+    """What ``n`` games can detect: at 5% two-sided and at Holm's strictest level of a
+    family of ``m`` claims (a true advantage that needs a near-sweep is said in words)."""
+    def at(alpha: float) -> str:
+        elo = detectable_elo(n, alpha=alpha)
+        return f"a true {elo:+.0f} Elo" if elo < 1000 else "nothing short of a near-sweep"
+    return (f"80% power against {at(ALPHA)} at 5% two-sided "
+            f"({at(ALPHA / m)} at Holm's strictest {ALPHA / m:.2%})")
+
+
+def detectable_elo(n: int, power: float = POWER, alpha: float = ALPHA) -> float:
+    """The true Elo advantage that ``n`` games detect with ``power`` at two-sided level
+    ``alpha`` (normal approximation; the per-game spread sqrt(p(1-p)) of a game without
+    draws, the conservative case)."""
+    za, zb = NormalDist().inv_cdf(1 - alpha / 2), NormalDist().inv_cdf(power)
     lo, hi = 0.5, 1.0 - 1e-9
     for _ in range(100):  # bisection on the true score p
         p = (lo + hi) / 2
-        need = ((Z * 0.5 + zb * math.sqrt(p * (1 - p))) / (p - 0.5)) ** 2
+        need = ((za * 0.5 + zb * math.sqrt(p * (1 - p))) / (p - 0.5)) ** 2
         lo, hi = (p, hi) if need > n else (lo, p)
     return score_to_elo(hi)
 
 
-def seed_verdict(lo: float, hi: float) -> bool | None:
-    """One sample: holds if the score interval is above 50%, fails if below."""
+def interval_verdict(lo: float, hi: float) -> bool | None:
+    """A score interval's direction: True above 50%, False below, None across it."""
     if lo > 0.5:
         return True
     if hi < 0.5:
@@ -118,16 +215,50 @@ def seed_verdict(lo: float, hi: float) -> bool | None:
     return None
 
 
-def verdict(pooled: tuple[float, float], seed_scores: list[float]) -> tuple[bool | None, str]:
-    """The claim's verdict from the pooled interval, unless a seed points the other way."""
-    v = seed_verdict(*pooled)
-    if v is None:
-        return None, "inconclusive: the pooled interval includes 0"
-    against = [s for s in seed_scores if (s <= 0.5 if v else s >= 0.5)]
-    if against:
-        return None, f"unstable across seeds: {len(against)} of {len(seed_scores)} seeds score on the other side of 50%"
-    return v, ("holds: the pooled interval excludes 0 and every seed agrees" if v
-               else "does not hold: the pooled interval lies below 0 and every seed agrees")
+@dataclass(frozen=True)
+class Outcome:
+    """What a claim's games gave its side: points, games and colour-swapped pair counts."""
+
+    points: float
+    games: int
+    pairs: tuple[int, ...] = ()
+
+
+def holm_levels(pvalues: list[float], alpha: float = ALPHA) -> list[tuple[int, float, bool]]:
+    """Holm's step-down procedure (Holm 1979): per claim, its step (1 = smallest p), the
+    confidence level it is judged at, 1 - alpha/(m - step + 1), and whether it is
+    rejected (every smaller p rejected too)."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    out: list[tuple[int, float, bool]] = [(0, 0.0, False)] * m
+    going = True
+    for step, i in enumerate(order, 1):
+        a = alpha / (m - step + 1)
+        going = going and pvalues[i] < a
+        out[i] = (step, 1 - a, going)
+    return out
+
+
+def verdicts(outcomes: list[Outcome], alpha: float = ALPHA) -> list[tuple[bool | None, str, tuple[float, float]]]:
+    """The family's verdicts: per claim True (holds), False (does not hold) or None
+    (inconclusive), why, and its score interval at its Holm level."""
+    ps = [p_value(o.points, o.games, list(o.pairs)) for o in outcomes]
+    out = []
+    m = len(outcomes)
+    for o, p, (step, level, rejected) in zip(outcomes, ps, holm_levels(ps, alpha)):
+        iv = score_interval(o.points, o.games, list(o.pairs), level)
+        at = f"Holm step {step} of {m}, judged at the {level:.2%} level (p = {p:.2g})"
+        v = interval_verdict(*iv) if rejected else None
+        if v is True:
+            why = f"holds: the interval lies wholly above 0 Elo ({at})"
+        elif v is False:
+            why = f"does not hold: the interval lies wholly below 0 Elo ({at})"
+        elif interval_verdict(*iv) is not None:
+            why = f"inconclusive: a smaller p-value of the family was not rejected first ({at})"
+        else:
+            why = f"inconclusive: the interval includes 0 Elo ({at})"
+        out.append((v, why, iv))
+    return out
 
 
 # --- playing ------------------------------------------------------------------------------
@@ -145,40 +276,92 @@ def _match(res: Results, label: str, cfg: TournamentConfig, resume: bool = False
         raise RecordError(f"cannot resume {out}: {exc}") from None
 
 
-def minimax2_seconds_per_move(seed: int, plies: int = 60) -> float:
-    """Mean seconds per move of the 001 document's two-ply max-min, measured on a seeded
-    self-play game (2 random plies, then ``plies`` searched moves) on this machine now."""
+def minimax2_nodes_per_move(seed: int, plies: int = CALIBRATION[1]) -> tuple[int, int]:
+    """Nodes and searched moves of the 001 document's two-ply max-min on a seeded self-play
+    game (2 random plies, then ``plies`` searched moves): the equal-nodes budget's basis,
+    the same on every machine."""
     rng = random.Random(seed)
     s = gameai.load_game("xiangqi")
     searcher = gameai.make_searcher("minimax2")
-    times = []
-    while s.result() is None and len(times) < plies:
+    nodes = moves = 0
+    while s.result() is None and moves < plies:
         if s.ply < 2:
             s.push(rng.choice(s.legal_moves()))
             continue
-        t0 = time.perf_counter()
-        s.push(searcher.search(s).move)
-        times.append(time.perf_counter() - t0)
-    return sum(times) / len(times)
+        r = searcher.search(s)
+        nodes, moves = nodes + r.stats.nodes, moves + 1
+        s.push(r.move)
+    return nodes, moves
 
 
-def _side_rows(result, against: str, match: str, seed: int) -> list[dict]:
-    """Per pairing, W/D/L and mean seconds per move from the side the claim favours (the
-    player who is not ``against``)."""
+def _outcome(games: pd.DataFrame, side: str) -> tuple[Outcome, dict]:
+    """The side's points, W/D/L and pair counts over a pairing's games."""
+    s = games.score0.where(games.player0 == side, 1 - games.score0)
+    pairs = [0] * 5
+    for _, g in s.groupby(games.pair):
+        if len(g) == 2:
+            pairs[round(2 * g.sum())] += 1
+    wdl = {"wins": int((s == 1).sum()), "draws": int((s == 0.5).sum()), "losses": int((s == 0).sum())}
+    return Outcome(float(s.sum()), len(s), tuple(pairs)), wdl
+
+
+def _rows(result, against: str, match: str, cfg: TournamentConfig) -> list[dict]:
+    """One row per pairing, from the side the claim favours (the player who is not
+    ``against``): outcome, pair counts and each side's mean nodes and seconds per move."""
+    games = pd.read_parquet(result.out / "games.parquet")
     moves = pd.read_parquet(result.out / "moves.parquet")
-    secs = moves.groupby("player").time_s.mean()
-    depth = moves.groupby("player").depth.mean()
+    # seconds per move: the median, since a worker's first move may include compiling
+    per = moves.groupby("player").agg(nodes=("nodes", "mean"), secs=("time_s", "median"), depth=("depth", "mean"))
     rows = []
-    for r in result.pairings:
-        mine = r["player"] != against  # pairing rows are from r["player"]'s side
-        side, other = (r["player"], r["opponent"]) if mine else (r["opponent"], r["player"])
-        w, l_ = (r["wins"], r["losses"]) if mine else (r["losses"], r["wins"])
-        rows.append({"match": match, "seed": seed, "side": side, "opponent": other, "games": r["games"],
-                     "wins": w, "draws": r["draws"], "losses": l_,
-                     "side_s_per_move": float(secs.get(side, math.nan)),
-                     "opponent_s_per_move": float(secs.get(other, math.nan)),
-                     "side_depth": float(depth.get(side, math.nan))})
+    for pi, g in games.groupby("pairing"):
+        side = next(p for p in (g.player0.iloc[0], g.player1.iloc[0]) if p != against)
+        o, wdl = _outcome(g, side)
+        rows.append({"match": match, "side": side, "opponent": against, "game": cfg.game,
+                     "games": o.games, **wdl, "points": o.points,
+                     **{f"pairs_{k}": c for k, c in enumerate(o.pairs)},
+                     "mean_plies": float(g.plies.mean()),
+                     "side_nodes_per_move": float(per.nodes.get(side, math.nan)),
+                     "opponent_nodes_per_move": float(per.nodes.get(against, math.nan)),
+                     "side_s_per_move": float(per.secs.get(side, math.nan)),
+                     "opponent_s_per_move": float(per.secs.get(against, math.nan)),
+                     "side_depth": float(per.depth.get(side, math.nan))})
     return rows
+
+
+def _tournaments(full: bool, seed: int, budget: int) -> list[tuple[str, str, TournamentConfig]]:
+    """(folder, player the claims play against, config) of each tournament of a run."""
+    n, radius = GAMES[full], RADIUS
+    out = [(game, "pointweight", TournamentConfig(
+        game=f"gomoku(rule={RULES[game]},radius={radius})", players=["pointweight", *map(lookahead, DEPTHS)],
+        games=n, seed=seed, format="gauntlet", opening_plies=OPENING_PLIES[game], max_plies=GOMOKU_MAX_PLIES))
+        for game in RULES]
+    xq = [spec.format(n=budget) for spec in XQ_SEARCHERS]
+    out.append(("xiangqi", "minimax2", TournamentConfig(
+        game="xiangqi", players=["minimax2", *xq], games=n, seed=seed, format="gauntlet",
+        opening_plies=OPENING_PLIES["xiangqi"], max_plies=XQ_MAX_PLIES[full])))
+    return out
+
+
+def _budget(seed: int) -> tuple[int, list[tuple[int, int]]]:
+    """minimax2's mean nodes per move over the calibration games (seeds ``seed``, ...)."""
+    counts = list(pmap(minimax2_nodes_per_move, [(seed + k,) for k in range(CALIBRATION[0])]))
+    return round(sum(c[0] for c in counts) / sum(c[1] for c in counts)), counts
+
+
+def _claim_text(row, radius: int, budget: int) -> tuple[str, str]:
+    """A claim's text and its source documents."""
+    if row.match == "xiangqi":
+        doc = next(d for s, d in XQ_SEARCHERS.items() if s.format(n=budget) == row.side)
+        text = (f"xiangqi: at equal effort per move, {row.side.split('(')[0]} in iterative deepening "
+                f"({'history heuristic' if doc == '000' else 'transposition table'}) plays better than the "
+                f"001 document's two-ply max-min (equal nodes: minimax2's measured mean of {budget} nodes a move)")
+        return text, f"{source(doc)}; {source('001')}"
+    depth = int(row.side.split("depth=")[1].split(",")[0])
+    text = (f"{row.match}: one-shot point weighting cannot look ahead like minimax, so alpha-beta at depth "
+            f"{depth} with the same point-weighting evaluation beats the one-shot player "
+            f"({'the control: no reply played' if depth == 1 else 'look-ahead'}; both sides choose among "
+            f"points within {radius} of a stone)")
+    return text, source("002")
 
 
 def run(full: bool = False, seed: int = 1, out=None, resume: bool = False) -> list[Claim]:
@@ -187,102 +370,104 @@ def run(full: bool = False, seed: int = 1, out=None, resume: bool = False) -> li
         for child in res.dir.iterdir():
             if child.is_dir():
                 shutil.rmtree(child)
-    n_go, n_xq = (GAMES[k][full] for k in ("gomoku", "xiangqi"))
-    seeds = [seed + k for k in range(SEEDS)]
-    # measured under the match's own load: one self-play game per worker, in parallel
-    budget = round(statistics.fmean(pmap(minimax2_seconds_per_move, [(seed + k,) for k in range(2)])), 3)
-    radius = RADIUS[full]
-    # a hard limit of 90% of it: the deepening searchers overrun their limit by up to one
-    # node-check interval and the move's overhead (about 15% measured here), so their mean
-    # lands near minimax2's; the reported means are what the verdict checks
-    xq_players = [spec.format(t=round(0.9 * budget, 3)) for spec in XQ_SEARCHERS]
+    budget, calibration = _budget(seed)
+    radius = RADIUS
     rows = []
-    for k in seeds:
-        for game in ("gomoku", "renju"):
-            cfg = TournamentConfig(game=f"gomoku(rule={'renju' if game == 'renju' else 'freestyle'},radius={radius})",
-                                   players=[LOOKAHEAD, "pointweight"], games=n_go, seed=k,
-                                   format="gauntlet", opening_plies=2, max_plies=225)
-            r = _match(res, f"{game}/seed{k}", cfg, resume)
-            rows += _side_rows(r, "pointweight", game, k)
-        cfg = TournamentConfig(game="xiangqi", players=["minimax2", *xq_players], games=n_xq, seed=k,
-                               format="gauntlet", opening_plies=2, max_plies=300 if full else 120)
-        r = _match(res, f"xiangqi/seed{k}", cfg, resume)
-        rows += _side_rows(r, "minimax2", "xiangqi", k)
+    for label, against, cfg in _tournaments(full, seed, budget):
+        rows += _rows(_match(res, label, cfg, resume), against, label, cfg)
     df = pd.DataFrame(rows)
-    df["score"] = (df.wins + df.draws / 2) / df.games
-    df[["score_lo", "score_hi"]] = [wilson(w + d / 2, n) for w, d, n in zip(df.wins, df.draws, df.games)]
-    res.table(df)
-
-    pooled = df.groupby(["match", "side", "opponent"], sort=False).agg(
-        games=("games", "sum"), wins=("wins", "sum"), draws=("draws", "sum"), losses=("losses", "sum"),
-        side_s_per_move=("side_s_per_move", "mean"), opponent_s_per_move=("opponent_s_per_move", "mean"),
-        side_depth=("side_depth", "mean"),
-        seed_scores=("score", list)).reset_index()
-    pooled["score"] = (pooled.wins + pooled.draws / 2) / pooled.games
-    pooled[["score_lo", "score_hi"]] = [wilson(w + d / 2, n)
-                                        for w, d, n in zip(pooled.wins, pooled.draws, pooled.games)]
-
+    outcomes = [Outcome(r.points, r.games, tuple(getattr(r, f"pairs_{k}") for k in range(5)))
+                for r in df.itertuples()]
+    judged = verdicts(outcomes)
+    m = len(outcomes)
     cmd = command_for(NAME, full)
-    def power(n: int) -> str:
-        return (f"{n} games per seed x {SEEDS} seeds: 80% power to detect a true "
-                f"{detectable_elo(n):+.0f} Elo per seed, {detectable_elo(n * SEEDS):+.0f} pooled")
-    claims, verdicts = [], []
-    for row in pooled.itertuples():
-        v, why = verdict((row.score_lo, row.score_hi), row.seed_scores)
-        record = (f"{row.side} vs {row.opponent}: +{row.wins} ={row.draws} -{row.losses} in {row.games} games, "
-                  f"score {row.score:.0%}{_elo_point(row.score)}, "
-                  f"95% Wilson interval {elo_text(row.score_lo, row.score_hi)}; per seed "
-                  + ", ".join(f"{s:.0%}" for s in row.seed_scores)
-                  + f"; mean s/move {row.side_s_per_move:.3f} vs {row.opponent_s_per_move:.3f}"
-                  + f"; mean depth reached {row.side_depth:.1f} plies; "
-                  + power(n_xq if row.match == "xiangqi" else n_go))
+    claims, cols = [], []
+    for row, o, (v, why, (hlo, hhi)) in zip(df.itertuples(), outcomes, judged):
+        lo, hi = score_interval(o.points, o.games, list(o.pairs))
+        score = o.points / o.games
+        side_cost = (f"{row.side_nodes_per_move:.0f} nodes a move (fixed depth)" if row.match != "xiangqi"
+                     else f"{row.side_nodes_per_move:.0f} nodes a move (budget {budget})")
+        opp_cost = ("one-shot, no nodes" if row.match != "xiangqi"
+                    else f"{row.opponent_nodes_per_move:.0f} nodes a move")
         if row.match == "xiangqi":
-            ratio = row.side_s_per_move / row.opponent_s_per_move
-            if not (1 / TIME_TOLERANCE <= ratio <= TIME_TOLERANCE):
-                v, why = None, f"not judged: time per move not equal (ratio {ratio:.2f})"
-            doc = XQ_SEARCHERS[next(s for s in XQ_SEARCHERS if s.format(t=round(0.9 * budget, 3)) == row.side)]
-            text = (f"xiangqi: at equal time per move (minimax2's measured {budget} s) {row.side} "
-                    f"plays better than the 001 document's two-ply max-min")
-            src = f"{source(doc)}; {source('001')}"
-        else:
-            text = (f"{row.match}: one-shot point weighting cannot look ahead like minimax/alpha-beta search "
-                    f"(so two-ply alpha-beta with the same point-weighting evaluation should beat it; "
-                    f"both sides choose among points within {radius} of a stone)")
-            src = source("002")
+            ratio = row.side_nodes_per_move / row.opponent_nodes_per_move
+            if not 1 / NODE_TOLERANCE <= ratio <= NODE_TOLERANCE:
+                v, why = None, f"not judged: nodes per move not equal (ratio {ratio:.2f}); {why}"
+        record = (f"{row.side} vs {row.opponent}: +{row.wins} ={row.draws} -{row.losses} in {row.games} games "
+                  f"({sum(o.pairs)} colour-swapped pairs, pair points 0/0.5/1/1.5/2: "
+                  + "/".join(map(str, o.pairs)) + f"), score {score:.1%}{_elo_point(score)}, "
+                  f"95% interval (Wilson over games and pentanomial over pairs, the union) "
+                  f"{elo_text(lo, hi)} Elo; at its Holm level {elo_text(hlo, hhi)} Elo; "
+                  f"{power_text(o.games, m)}; "
+                  f"effort: {side_cost}, mean depth {row.side_depth:.1f}, {row.side_s_per_move * 1000:.1f} ms a move; "
+                  f"opponent {opp_cost}, {row.opponent_s_per_move * 1000:.1f} ms a move (median wall seconds, "
+                  f"under the run's load); "
+                  f"mean game {row.mean_plies:.0f} plies")
+        text, src = _claim_text(row, radius, budget)
+        text += f" [one of {m} claims, verdicts Holm-corrected over the family]"
         claims.append(Claim(NAME, src, text, f"{record}. Verdict: {why}", v, cmd))
-        verdicts.append(v)
-    pooled["verdict"] = verdicts
-    res.table(pooled.drop(columns="seed_scores"), "pooled")
-    res.figure(_figure(df, pooled))
+        cols.append({"score": score, "score_lo": lo, "score_hi": hi, "elo": score_to_elo(score),
+                     "elo_lo": score_to_elo(lo), "elo_hi": score_to_elo(hi), "holm_lo": hlo, "holm_hi": hhi,
+                     "p_value": p_value(o.points, o.games, list(o.pairs)),
+                     "detectable_elo": detectable_elo(o.games), "verdict": v, "why": why})
+    df = pd.concat([df, pd.DataFrame(cols)], axis=1)
+    res.table(df)
+    res.figure(_figure(df))
     res.claims(claims)
-    res.manifest({"full": full, "seeds": seeds, "games_per_seed": {"gomoku": n_go, "renju": n_go, "xiangqi": n_xq}, "lookahead_player": LOOKAHEAD,
-                  "xiangqi_players": xq_players, "xiangqi_time_per_move": budget,
-                  "time_tolerance": TIME_TOLERANCE, "gomoku_radius": radius, "power": [power(n_go), power(n_xq)],
-                  "verdict_rule": verdict.__doc__}, seed)
+    res.manifest({"full": full, "games_per_claim": GAMES[full], "depths": list(DEPTHS),
+                  "gomoku_radius": radius, "opening_plies": OPENING_PLIES,
+                  "lookahead_players": [lookahead(d) for d in DEPTHS],
+                  "xiangqi_players": [s.format(n=budget) for s in XQ_SEARCHERS],
+                  "xiangqi_nodes_per_move": budget, "xiangqi_max_plies": XQ_MAX_PLIES[full],
+                  "calibration_nodes_moves": calibration, "node_tolerance": NODE_TOLERANCE,
+                  "alpha": ALPHA, "power": POWER, "verdict_rule": verdicts.__doc__}, seed)
     return claims
 
 
-def _figure(df: pd.DataFrame, pooled: pd.DataFrame):
-    """Score of the claim's side: pooled with its Wilson interval, each seed as a dot."""
-    short = {LOOKAHEAD: "alpha-beta depth 2, point-weight eval"}
-    labels = [f"{m}: {short.get(s, s.split('(')[0] + ' (deepening, equal time)')}\nvs {o}, {g} games"
-              for m, s, o, g in zip(pooled.match, pooled.side, pooled.opponent, pooled.games)]
-    fig, ax = plt.subplots(figsize=(9, 1.1 * len(pooled) + 1.2))
-    y = range(len(pooled))
-    ax.errorbar(pooled.score, y, xerr=[pooled.score - pooled.score_lo, pooled.score_hi - pooled.score],
-                fmt="o", color="#248", capsize=4, label="all seeds pooled, 95% Wilson interval")
-    for i, row in enumerate(pooled.itertuples()):
-        sub = df[(df.match == row.match) & (df.side == row.side)]
-        ax.plot(sub.score, [i + 0.2] * len(sub), "x", color="#c62", label="one seed" if i == 0 else None)
+def _figure(df: pd.DataFrame):
+    """Score of the claim's side with its 95% interval and its Holm-level interval."""
+    labels = [(f"{m}: alpha-beta depth {s.split('depth=')[1].split(',')[0]}, point-weight eval"
+               if m != "xiangqi" else f"xiangqi: {s.split('(')[0]} (deepening, equal nodes)")
+              + f"\nvs {o}, {g} games" for m, s, o, g in zip(df.match, df.side, df.opponent, df.games)]
+    fig, ax = plt.subplots(figsize=(9, 0.8 * len(df) + 1.4))
+    y = list(range(len(df)))
+    ax.errorbar(df.score, y, xerr=[df.score - df.holm_lo, df.holm_hi - df.score], fmt="none",
+                color="#aab", capsize=2, lw=4, label="interval at its Holm level (the verdict's)")
+    ax.errorbar(df.score, y, xerr=[df.score - df.score_lo, df.score_hi - df.score], fmt="o",
+                color="#248", capsize=4, label="95% interval")
     ax.axvline(0.5, color="k", lw=0.8)
-    ax.set_yticks(list(y), labels, fontsize=10)
+    ax.set_yticks(y, labels, fontsize=9)
     ax.invert_yaxis()
     ax.set_xlim(0, 1)
     ax.set_xlabel("score of the side the claim favours (1 = wins every game)", fontsize=11)
-    ax.set_title(f"Strength claims: {SEEDS} seeds (games per seed in results/strength/table.csv)", fontsize=12)
+    ax.set_title("Strength claims (Wilson and pentanomial intervals, Holm over the family)", fontsize=12)
     ax.legend(fontsize=9, loc="lower left")
     fig.tight_layout()
     return fig
+
+
+def measure_costs(games: int = 10, seed: int = 11, settings: tuple[bool, ...] = (True, False)) -> dict:
+    """CPU seconds per game of every claim's pairing, played in this process one after
+    another (the first game of each untimed: it may compile); :data:`GAME_CPU_S` holds what
+    this gave on the reference machine."""
+    import time
+
+    from gameai.tournament.play import play_game
+    from gameai.tournament.runner import make_tasks
+    out = {}
+    for full in settings:
+        for label, against, cfg in _tournaments(full, seed, _budget(seed)[0]):
+            cfg.games = games
+            tasks = make_tasks(cfg)
+            for pi in sorted({t.pairing for t in tasks}):
+                mine = [t for t in tasks if t.pairing == pi]
+                play_game(mine[0])
+                t0 = time.process_time()
+                for t in mine:
+                    play_game(t)
+                key = DEPTHS[pi] if label != "xiangqi" else list(XQ_SEARCHERS.values())[pi]
+                out.setdefault(full, {})[(label, key)] = (time.process_time() - t0) / len(mine)
+    return out
 
 
 def main(argv=None) -> int:
