@@ -842,3 +842,14 @@ def test_complete_line_plays_a_short_proof_to_its_five_and_stops_when_told():
     cut = complete_line(s, ThreatSolver(vct=True), line, n,
                         should_stop=lambda nodes: asked.append(nodes) or True)
     assert cut == line and asked and s.key == key
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_a_root_threat_proof_counts_its_nodes_and_line_length(backend):
+    """The rule of SearchStats: a win proven by the root threat search reports the proof's
+    nodes in ``nodes`` (== threat_nodes) and its line's length as ``depth``."""
+    s = load(BY_NAME["renjuportal-2990"])
+    r = gameai.make_searcher(f"negascout(depth=2,tt=true,threats=true,backend={backend})").search(s)
+    assert r.value == MATE - 11
+    st = r.stats
+    assert st.nodes == st.threat_nodes > 0 and st.depth == 11 == MATE - r.value

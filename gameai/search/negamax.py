@@ -382,8 +382,10 @@ class Searcher:
             return None, v, [], stats
         if root_win is not None and root_win[0]:   # the threat part proved a win
             n, line = root_win
-            stats.__dict__.update(run.counters())
-            stats.threat_nodes, stats.depth = self.threats.nodes, 0
+            stats.__dict__.update(run.counters())   # (the proof's rule: SearchStats)
+            stats.threat_nodes = self.threats.nodes
+            stats.nodes += self.threats.nodes
+            stats.depth = n
             return line[0], MATE - n, line, stats
         iterative = self.id or self.mtdf or run.node_limit is not None or run.timed
         depths = range(1, max_depth + 1) if iterative else (max_depth,)

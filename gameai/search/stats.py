@@ -18,7 +18,8 @@ same way, so numbers from different searchers can be put in one table:
     Visited positions whose moves were generated and searched (expanded). MCTS: visited
     positions a simulation moved on from (tree descent, expansion and rollout alike).
     Without limits, for every searcher:
-    ``nodes == leaves + terminals + interior + tt_cutoffs + pruned``.
+    ``nodes == leaves + terminals + interior + tt_cutoffs + pruned`` (except a root
+    threat proof, see ``threat_nodes``).
 ``pruned``
     Nodes answered by a pruning part without searching their moves: null-move cut-offs
     and mate-distance pruning (:mod:`gameai.search.core`).
@@ -35,12 +36,19 @@ same way, so numbers from different searchers can be put in one table:
 ``threat_nodes``
     Nodes of the threat searches run inside alpha-beta (``threats=true``: VCF/VCT at the
     root, VCF at the horizon), counted as the ``vcf``/``vct`` searchers count theirs and
-    kept apart from the alpha-beta counters above.
+    kept apart from the alpha-beta counters above. One rule for the threat part's
+    share of ``nodes`` and ``depth``: the horizon's VCF nodes are in ``nodes`` too (they
+    count against the node limit); the root search's and the root moves' reply checks'
+    are only in ``threat_nodes`` (taken from the node limit before the alpha-beta
+    starts); when the root threat search proves the win, no
+    alpha-beta runs, and ``nodes`` is the proof's nodes (``== threat_nodes``) and
+    ``depth`` the proven line's length in plies (the win's ``MATE - depth``), so a proven
+    win never reads ``nodes=0, depth=0``.
 ``simulations``
     MCTS playouts (root to a leaf or terminal; each ends in exactly one of those, so
     ``leaves + terminals == simulations``); 0 for the other searchers.
 ``depth`` / ``seldepth``
-    Last completed nominal depth; deepest ply (from the root) any visited position had,
+    Last completed nominal depth (a root threat proof: its line's length); deepest ply (from the root) any visited position had,
     quiescence included.
 ``time_s``
     Wall-clock seconds of the whole ``search`` call.
