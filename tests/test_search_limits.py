@@ -73,7 +73,7 @@ def test_nodes_without_depth_deepens_until_the_limit(backend):
     big = gameai.make_searcher(f"negascout(nodes=1000000,tt=true,backend={backend})").search(s)
     assert big.stats.depth > 4 and big.value == 0 and big.stats.nodes < 1000000
     small = gameai.make_searcher(f"negascout(nodes=300,tt=true,backend={backend})").search(s)
-    assert small.stats.nodes <= 301 and small.move is not None
+    assert small.stats.nodes <= 300 and small.move is not None
     assert gameai.make_searcher(f"negascout(depth=3,nodes=1000000,backend={backend})").search(
         s).stats.depth == 3
 
@@ -90,7 +90,7 @@ def test_node_limit_holds_inside_quiescence(spec, limits):
     r = gameai.make_searcher(spec).search(s, limits)
     assert _snapshot(s) == before
     assert r.move in s.legal_moves()
-    assert r.stats.nodes <= limits["nodes"] + 1
+    assert r.stats.nodes <= limits["nodes"]
 
 
 @pytest.mark.parametrize("bad", [
@@ -162,3 +162,32 @@ def test_searcher_clock_allocates_and_charges_each_move():
     assert sr.clock.moves == 1
     sr.new_game()
     assert sr.clock.remaining == 30.0
+
+
+_XQ = "r1b1kab1r/2c1a4/2n2cn2/3C5/p3p1p1p/2B6/P1P1P1P1P/5R2N/8R/1NBAKAC2 w - - 5 16"
+_GOMOKU = "h8 i6 i7 j9 h7 j7 j6 g9 k5 l4 h9 h10 h5 h6 i5"
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+@pytest.mark.parametrize("spec,game", [
+    ("minimax(depth=30)", "xiangqi"),
+    ("alphabeta(depth=30)", "xiangqi"),
+    ("negascout(depth=30,tt=true,id=true,history=true,killers=true,quiescence=true,"
+     "nullmove=true,lmr=true)", "xiangqi"),
+    ("mtdf(depth=30,quiescence=true)", "xiangqi"),
+    ("negascout(depth=30,tt=true,threats=true)", "gomoku"),
+    ("vcf(depth=60)", "gomoku"),
+    ("vct(depth=60)", "gomoku"),
+])
+def test_a_node_limit_is_never_passed(spec, game, backend):
+    """nodes=N: stats.nodes <= N, for every limit (a leaf or a threat check that reaches
+    it ends the search there; the next root visit or re-search never adds one more)."""
+    name, _, params = spec.partition("(")
+    searcher = gameai.make_searcher(f"{name}({params[:-1]},backend={backend})")
+    for n in (2, 37, 100, 1000, 4001):
+        s = gameai.load_game("xiangqi", fen=_XQ) if game == "xiangqi" else \
+            gameai.load_game("gomoku", moves=_GOMOKU)
+        before = _snapshot(s)
+        r = searcher.search(s, {"nodes": n})
+        assert _snapshot(s) == before
+        assert r.stats.nodes <= n, (n, r.stats.nodes)

@@ -420,12 +420,12 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
         if HAS_THREATS and c[THREATS] and not ply:
             c[ROOT_REPLY] = _reply_of(c, m)
         if leaf_children:               # the child is a leaf or a terminal: no recursion
-            if c[NODES] >= c[NEXT_CHECK] and _stopped(c):
-                return 0
             game.push(G, m)
             c[NODES] += 1
             r = game.result(G)
-            if r < 0:
+            if c[NODES] >= c[NEXT_CHECK] and _stopped(c):
+                v = 0                   # checked once counted, as the Python core (popped below)
+            elif r < 0:
                 c[LEAVES] += 1
                 v = -game.evaluate(G, E)
             else:

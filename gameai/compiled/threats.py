@@ -518,8 +518,11 @@ def _replies(G, S, d, ply, top):
         b4, b5, b6 = c2[PROBES], c2[HITS], c2[TTCUTS]
         a = 1 - (g[H + NPLACED] & 1)
         _pass(g)
-        c2[EVERY] = c2[BUDGET]          # sub.win_within(state, plies, ply, THREAT_BUDGET)
-        c2[LIMIT] = c2[NEXT_CHECK] = c2[STOP_AT] = c2[NODES] + c2[BUDGET]
+        budget = c2[BUDGET]             # sub.win_within(state, plies, ply, THREAT_BUDGET),
+        if c[LIMIT] >= 0:               # within what is left of a node limit
+            budget = max(1, min(budget, c[LIMIT] - c[NODES]))
+        c2[EVERY] = budget
+        c2[LIMIT] = c2[NEXT_CHECK] = c2[STOP_AT] = c2[NODES] + budget
         c2[POLLING] = 0
         n = node(G, S2, d - 1, ply, s1, np.int64(1))
         if c2[ABORT]:

@@ -320,10 +320,10 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         n = len(moves)
         for i, m in enumerate(moves):
             if leaf_children:               # the child is a leaf or a terminal: no recursion
-                if nodes >= next_check:
-                    check(ply)
                 push(m)
                 nodes += 1
+                if nodes >= next_check:     # checked once counted, as every node: a node
+                    check(ply + 1)          # limit is never passed by the next one
                 r = result()
                 if r is None:
                     leaves += 1

@@ -409,10 +409,13 @@ class ThreatSolver:
         sub = self.threat_vcf
         dfd = 1 - a
         before = (sub.nodes, sub.leaves, sub.terminals, sub.interior, sub.probes, sub.hits, sub.ttcuts)
+        budget = self.THREAT_BUDGET           # (within what is left of a node limit: it
+        if self._limit is not None:           # is never passed by a check's nodes)
+            budget = max(1, min(budget, self._limit - self.nodes))
         _pass(s)
         line: list[int] = []
         try:
-            n = sub.win_within(s, plies, ply, self.THREAT_BUDGET)
+            n = sub.win_within(s, plies, ply, budget)
             if n:
                 line = sub._line(s, n)
             found = self._replay_threat(line, a, dfd) if line else None
