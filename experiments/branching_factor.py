@@ -24,10 +24,11 @@ Every game and every perft count is one job of :func:`experiments.parallel.pmap`
 longest (depth-6 counts) first. :func:`estimate` gives the wall time from per-unit costs
 measured on the 2-core reference machine.
 
-Quick: 6 Fairy-Stockfish games (2,000 nodes per move) and 6 of ours, perft(4..6) on 2 suite
-positions. ``--full``: 24 + 24 games (20,000 nodes per move), perft(4..6) on 64: about 13
-minutes on 2 cores (a perft(6) 19 CPU seconds on average, 7 to 35; the three games of a
-seed about 12), so the 15 minutes it is meant to fit hold a 20% error in those costs.
+Quick: 6 Fairy-Stockfish games (2,000 nodes per move) and 6 of ours, perft(4) and perft(5)
+on 2 suite positions, perft(6) on 1: about 2 minutes. ``--full``: 24 + 24 games (20,000
+nodes per move), perft(4) and perft(5) on 64 positions, perft(6) on 8: about 12.5 minutes
+on 2 cores (a perft(6) about 125 CPU seconds, the three games of a seed about 12), so the
+15 minutes it is meant to fit hold a 20% error in those costs.
 """
 from __future__ import annotations
 
@@ -57,8 +58,9 @@ CLAIMED_B, TOLERANCE = 40.0, 1.25
 MIDDLE = (20, 80)          # plies
 MIN_MAJORS = 8             # of the 12 rooks, horses and cannons
 PATH_CLAIMS = {4: 2.5e6, 5: 1e8, 6: 4e9}
-SETTINGS = {False: {"games": 6, "fs_nodes": 2000, "max_plies": 160, "perft_depths": (4, 5, 6), "perft_positions": 2},
-            True: {"games": 24, "fs_nodes": 20000, "max_plies": 300, "perft_depths": (4, 5, 6), "perft_positions": 64}}
+# "perft": depth -> how many suite positions (the first ones) are counted to that depth
+SETTINGS = {False: {"games": 6, "fs_nodes": 2000, "max_plies": 160, "perft": {4: 2, 5: 2, 6: 1}},
+            True: {"games": 24, "fs_nodes": 20000, "max_plies": 300, "perft": {4: 64, 5: 64, 6: 8}}}
 GOMOKU = "alphabeta(depth=2,history=true)"
 PYTHON_PERFT_DEPTH = 5     # deepest count without the compiled kernel (numba missing)
 
@@ -91,6 +93,15 @@ def _perft(name: str, fen: str, depth: int) -> dict:
             "time_s": time.perf_counter() - t0, "cpu_s": time.process_time() - c0}
 
 
+def _suite_header() -> str:
+    """The committed Xiangqi suite's own description (its first comment line), for the
+    manifest: which pool the counted positions came from."""
+    for line in (suites.DATA / "xiangqi.txt").read_text().splitlines():
+        if line.startswith("#"):
+            return line.lstrip("# ")
+    return ""
+
+
 def _job(kind: str, *args) -> list[dict] | dict:
     """One parallel job: a self-play game (``"game"``) or a perft count (``"perft"``)."""
     return selfplay.play(*args) if kind == "game" else _perft(*args)
@@ -99,9 +110,9 @@ def _job(kind: str, *args) -> list[dict] | dict:
 def _jobs(cfg: dict, seed: int, fs: str | None) -> list[tuple]:
     """Every job of a run, the longest first (deepest counts, then Fairy-Stockfish games,
     ours, Gomoku) so that the cores stay busy to the end."""
-    suite = suites.load("xiangqi", cfg["perft_positions"])
+    suite = list(suites.load("xiangqi", max(cfg["perft"].values(), default=0)).items())
     n = cfg["games"]
-    jobs = [("perft", name, fen, d) for d in sorted(cfg["perft_depths"], reverse=True) for name, fen in suite.items()]
+    jobs = [("perft", name, fen, d) for d in sorted(cfg["perft"], reverse=True) for name, fen in suite[:cfg["perft"][d]]]
     jobs += [("game", "xiangqi", fs, seed + i, 4, cfg["max_plies"]) for i in range(n)] if fs else []
     jobs += [("game", "xiangqi", OURS, seed + i, 4, cfg["max_plies"]) for i in range(n)]
     jobs += [("game", "gomoku", GOMOKU, seed + i, 4) for i in range(n)]
@@ -109,9 +120,12 @@ def _jobs(cfg: dict, seed: int, fs: str | None) -> list[tuple]:
 
 
 # CPU seconds per job, measured on the 2-core reference machine while other work shared it
-# (so an idle machine does no worse): perft by depth, mean over the first 12 suite positions
-# (depth 6: over the first 6, 6.9 to 35.1 s); a game by player and setting (2 games each).
-PERFT_CPU_S = {4: 0.02, 5: 0.6, 6: 18.6}
+# (so an idle machine does no worse). perft: mean over the first 12 positions of the suite
+# of Fairy-Stockfish middle games (31 to 53 legal moves) at depths 4 and 5. Depth 6: two
+# counts (4.35e9 paths in 76 s, 1.31e9 in 31 s: 1.9e-8 s a path) times the mean perft(6)
+# of the first 8 positions as perft(5)**2/perft(4) predicts it (6.5e9; within 10% of the
+# two counted).
+PERFT_CPU_S = {4: 0.07, 5: 2.5, 6: 125.0}
 GAME_CPU_S = {False: {"fairy-stockfish": 1.2, "ours": 2.4, "gomoku": 0.9},
               True: {"fairy-stockfish": 9.0, "ours": 2.5, "gomoku": 0.9}}
 WORKER_START_S = 10.0      # a worker's imports and compiled kernels loaded from numba's cache
@@ -123,9 +137,10 @@ def estimate(full: bool) -> float:
     cfg = SETTINGS[full]
     games = GAME_CPU_S[full]
     have_fs = shutil.which(selfplay.FAIRY_STOCKFISH) is not None
-    cpu = cfg["perft_positions"] * sum(PERFT_CPU_S.get(d, 0.0) for d in cfg["perft_depths"])
+    cpu = sum(n * PERFT_CPU_S[d] for d, n in cfg["perft"].items())
     cpu += cfg["games"] * (games["ours"] + games["gomoku"] + (games["fairy-stockfish"] if have_fs else 0.0))
-    return WORKER_START_S + cpu / (os.cpu_count() or 1)
+    longest = max((PERFT_CPU_S[d] for d in cfg["perft"]), default=0.0)  # one job is one core's
+    return WORKER_START_S + max(cpu / (os.cpu_count() or 1), longest)
 
 
 def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
@@ -142,7 +157,7 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     ref = FS_SOURCE if have_fs else f"{OURS} self-play"
     if not compiled.AVAILABLE:  # the Python count of one perft(6) takes hours: not counted
         tqdm.write(f"{NAME}: {compiled.REASON}; perft counted to depth {PYTHON_PERFT_DEPTH} only")
-        cfg = {**cfg, "perft_depths": tuple(d for d in cfg["perft_depths"] if d <= PYTHON_PERFT_DEPTH)}
+        cfg = {**cfg, "perft": {d: n for d, n in cfg["perft"].items() if d <= PYTHON_PERFT_DEPTH}}
     jobs = _jobs(cfg, seed, fs)
     done = list(pmap(_job, jobs, desc=NAME, unit="job"))
     prows = [r for j, r in zip(jobs, done) if j[0] == "perft"]
@@ -201,8 +216,8 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
         f"(95% over games, {int(fs_mid['positions'])} positions){ours_text}; {rule}",
         about_40(float(fs_mid["mean"])), cmd)]
     for row in paths.itertuples():
-        how = (f"perft({row.depth}) counted from {row.positions} middle-game positions of the Xiangqi suite "
-               f"(Fairy-Stockfish self-play): geometric mean {row.measured_paths:,.0f} paths "
+        how = (f"perft({row.depth}) counted from the first {row.positions} middle-game positions of the "
+               f"committed Xiangqi suite: geometric mean {row.measured_paths:,.0f} paths "
                f"({row.measured_paths / row.claimed_paths:.2f}x the claim; {row.min_paths:,} to {row.max_paths:,}), "
                f"{row.per_ply_b:.1f} per ply"
                if row.positions else f"not counted at depth {row.depth} in this setting (no verdict)")
@@ -221,7 +236,7 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     res.claims(claims)
     res.manifest({"full": full, **{k: list(v) if isinstance(v, tuple) else v for k, v in cfg.items()},
                   "fairy_stockfish": fs, "ours": OURS, "middle": {"plies": list(MIDDLE), "min_majors": MIN_MAJORS},
-                  "perft_suite_positions": sorted(pdf.position.unique().tolist()),
+                  "perft_suite": _suite_header(), "perft_suite_positions": sorted(pdf.position.unique().tolist()),
                   "verdict_rule": about_40.__doc__}, seed)
     return claims
 

@@ -59,20 +59,22 @@ def test_minimal_tree_estimates_its_cost_from_the_leaves_it_will_search(monkeypa
 
 def test_branching_factor_counts_every_claimed_depth_and_never_extrapolates(tmp_path, monkeypatch):
     from experiments import branching_factor as bf
-    from experiments import parallel, selfplay
+    from experiments import parallel, selfplay, suites
     monkeypatch.setattr(selfplay, "FAIRY_STOCKFISH", str(tmp_path / "no-engine"))  # our games only
     monkeypatch.setattr(bf, "SETTINGS", {False: {"games": 2, "fs_nodes": 100, "max_plies": 40,
-                                                 "perft_depths": (2, 3), "perft_positions": 2}})
+                                                 "perft": {2: 2, 3: 1}}})
     monkeypatch.setattr(bf, "PATH_CLAIMS", {2: 1600, 3: 64_000, 4: 2_560_000})  # 4: not counted here
     with parallel.using("joblib", workers=1):
         claims = bf.run(full=False, seed=1, out=tmp_path / "bf")
     perft = pd.read_parquet(tmp_path / "bf" / "xiangqi_perft.parquet")
-    assert sorted(perft.depth.unique()) == [2, 3] and perft.position.nunique() == 2
+    first = list(suites.load("xiangqi", 2))  # the suite's first positions, nested by depth
+    assert perft.groupby("depth").position.apply(list).to_dict() == {2: first, 3: first[:1]}
+    counted = {2: 2, 3: 1}
     assert (perft.per_ply_b == perft.leaves ** (1 / perft.depth)).all()
     paths = {d: next(c for c in claims if c.claim.startswith(f"搜索{d}层")) for d in (2, 3, 4)}
     for d in (2, 3):
         b = float(np.exp(np.log(perft[perft.depth == d].per_ply_b).mean()))
-        assert paths[d].holds is bf.about_40(b) and f"perft({d}) counted from 2" in paths[d].measured
+        assert paths[d].holds is bf.about_40(b) and f"perft({d}) counted from the first {counted[d]} " in paths[d].measured
     assert paths[4].holds is None and "not counted at depth 4" in paths[4].measured
 
 
