@@ -40,7 +40,8 @@ full setting: each search's ``ratio_leaves`` = leaves / minimal leaves, reported
 distance, not a claim); that no TT-less fixed-depth search goes below it is a check,
 counted in the summary line.
 
-Quick (a smoke test): 4 positions, Xiangqi to depth 3 and Gomoku/Renju to 2.
+Quick (a smoke test, on the Python backend so that a first run compiles nothing): 4
+positions, Xiangqi to depth 3 and Gomoku/Renju to 2.
 """
 from __future__ import annotations
 
@@ -76,12 +77,12 @@ QUICK = {"positions": {"xiangqi": 4, "gomoku": 4, "renju": 4},
          "depth": {"xiangqi": {"plain": 3, "ordered": 3, "best": 3},
                    "gomoku": {"plain": 2, "ordered": 2, "best": 2},
                    "renju": {"plain": 2, "ordered": 2, "best": 2}},
-         "minimal": {"xiangqi": 2, "gomoku": 2, "renju": 2}}
+         "minimal": {"xiangqi": 2, "gomoku": 2, "renju": 2}, "backend": "python"}
 FULL = {"positions": {"xiangqi": 40, "gomoku": 40, "renju": 40},
         "depth": {"xiangqi": {"plain": 6, "ordered": 7, "best": 8},
                   "gomoku": {"plain": 5, "ordered": 5, "best": 5},
                   "renju": {"plain": 5, "ordered": 5, "best": 5}},
-        "minimal": {"xiangqi": 5, "gomoku": 4, "renju": 4}}
+        "minimal": {"xiangqi": 5, "gomoku": 4, "renju": 4}, "backend": "compiled"}
 
 SOURCES = {
     "knuth": "Knuth & Moore 1975, An analysis of alpha-beta pruning",
@@ -104,15 +105,15 @@ def configs() -> list[dict]:
         on = {k: bool(flags >> i & 1) for i, k in enumerate(GRID_SWITCHES)}
         base = "negascout" if on.pop("negascout") else "alphabeta"
         spec = "".join(f",{k}=true" for k, v in on.items() if v) + ",id=true"
-        out.append({"label": _label(base, on, "id"), "spec": f"{base}(depth={{depth}}{spec},backend=compiled)",
+        out.append({"label": _label(base, on, "id"), "spec": f"{base}(depth={{depth}}{spec}{{tail}})",
                     "grid": True, "base": base, **on})
     for hist in (False, True):
         on = {"history": hist, "tt": False, "killers": False}
         out.append({"label": _label("alphabeta", on, ""), "grid": False, "base": "alphabeta", **on,
-                    "spec": "alphabeta(depth={depth}" + (",history=true" if hist else "") + ",backend=compiled)"})
+                    "spec": "alphabeta(depth={depth}" + (",history=true" if hist else "") + "{tail})"})
     on = {"history": True, "tt": True, "killers": False}
     out.append({"label": "mtdf+history+tt+id", "grid": False, "base": "mtdf", **on,
-                "spec": "mtdf(depth={depth},history=true,tt=true,id=true,backend=compiled)"})
+                "spec": "mtdf(depth={depth},history=true,tt=true,id=true{tail})"})
     return out
 
 
@@ -137,9 +138,10 @@ def family(cfg: dict) -> str:
     return "ordered" if cfg["history"] or cfg["tt"] else "plain"
 
 
-def _search(game: str, pos: str, spec_text: str, depth: int, cfg: dict) -> dict:
+def _search(game: str, pos: str, spec_text: str, depth: int, cfg: dict, backend: str) -> dict:
     s = suites.state(game, spec_text)
-    r = gameai.make_searcher(cfg["spec"].format(depth=depth)).search(s)
+    tail = "" if backend == "python" else f",backend={backend}"
+    r = gameai.make_searcher(cfg["spec"].format(depth=depth, tail=tail)).search(s)
     st = r.stats
     complete = st.depth >= depth and abs(r.value) < MATE // 2
     return {"game": game, "position": pos, "depth": depth, "label": cfg["label"], "base": cfg["base"],
@@ -150,10 +152,10 @@ def _search(game: str, pos: str, spec_text: str, depth: int, cfg: dict) -> dict:
             "completed_depth": st.depth, "complete": bool(complete)}
 
 
-def _minimal(game: str, pos: str, spec_text: str, depth: int) -> dict:
+def _minimal(game: str, pos: str, spec_text: str, depth: int, backend: str) -> dict:
     s = suites.state(game, spec_text)
     t0 = time.perf_counter()
-    mt = minimal_tree(s, depth, gameai.make_evaluator(s.default_eval), backend="compiled")
+    mt = minimal_tree(s, depth, gameai.make_evaluator(s.default_eval), backend=backend)
     return {"game": game, "position": pos, "depth": depth, "minimal_nodes": mt.nodes,
             "minimal_leaves": mt.leaves, "minimal_graph_nodes": mt.graph_nodes,
             "exact_value": mt.value, "oracle_time_s": time.perf_counter() - t0}
@@ -167,10 +169,10 @@ def jobs(setting: dict) -> list[tuple]:
     for g in GAMES:
         for name, spec in suites.load(g, setting["positions"][g]).items():
             for d in range(1, setting["minimal"][g] + 1):
-                out.append((_minimal, (g, name, spec, d)))
+                out.append((_minimal, (g, name, spec, d, setting["backend"])))
             for cfg in cfgs:
                 for d in range(1, setting["depth"][g][family(cfg)] + 1):
-                    out.append((_search, (g, name, spec, d, cfg)))
+                    out.append((_search, (g, name, spec, d, cfg, setting["backend"])))
     return sorted(out, key=lambda j: -j[1][3])
 
 
@@ -227,9 +229,10 @@ def schaeffer_table(df: pd.DataFrame, game: str, seed: int) -> tuple[int, pd.Dat
     for key, g in cells.groupby(["history", "tt", "killers", "base"]):
         h, t, k, base = key
         logs[(h, t, k, base == "negascout")] = np.log(g.set_index("position").nodes.loc[positions].to_numpy())
-    shares = shapley_shares(logs)
-    ci = share_ci(shares, seed)
-    both = share_ci(shares[:, :2].sum(axis=1, keepdims=True), seed)[0]
+    phi = shapley_shares(logs)
+    ci = share_ci(phi, seed)
+    # history and TT together: their parts summed, against the same total
+    both = share_ci(np.column_stack([phi[:, :2].sum(axis=1), phi[:, 2:].sum(axis=1)]), seed)[0]
     rows = [{"game": game, "depth": depth, "positions": len(positions), "switch": s,
              "share": m, "share_lo": lo, "share_hi": hi} for s, (m, lo, hi) in zip(GRID_SWITCHES, ci)]
     rows.append({"game": game, "depth": depth, "positions": len(positions), "switch": "history+tt",
@@ -246,8 +249,8 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     todo = jobs(setting)
     for g in GAMES:                        # compile each game's kernels once, here, so the
         spec = next(iter(suites.load(g, 1).values()))   # workers load them from the cache
-        _search(g, "warm-up", spec, 1, configs()[0])
-        _minimal(g, "warm-up", spec, 1)
+        _search(g, "warm-up", spec, 1, configs()[0], setting["backend"])
+        _minimal(g, "warm-up", spec, 1, setting["backend"])
     rows = list(pmap(_run_job, todo, batch_size=4, desc=NAME, unit="search"))
     mins = pd.DataFrame([r for r in rows if "minimal_nodes" in r])
     df = pd.DataFrame([r for r in rows if "minimal_nodes" not in r])
@@ -309,7 +312,7 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     res.manifest({"full": full, "positions": {g: list(suites.load(g, setting["positions"][g]))
                                               for g in GAMES},
                   "suite_seed": suites.SEED, "depths": setting["depth"], "minimal_depths": setting["minimal"],
-                  "backend": "compiled", "configs": [c["label"] for c in configs()],
+                  "backend": setting["backend"], "configs": [c["label"] for c in configs()],
                   "excluded_cells": len(bad), "verdict_rule": "experiments/intervals.py (Holm over "
                   f"{len(found)} contrasts)"}, seed)
     return claims

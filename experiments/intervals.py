@@ -110,32 +110,33 @@ def positions_for_power(sd_log: float, effect: float = 0.05, family: int = 1,
 
 
 def shapley_shares(log_nodes: dict[tuple[bool, ...], np.ndarray]) -> np.ndarray:
-    """Per position, each switch's Shapley share of the log reduction from all-off to
-    all-on. ``log_nodes`` maps a tuple of k switch states to per-position log node counts.
-    Returns an array (positions, k)."""
+    """Per position, each switch's Shapley value: its part of the log reduction from all-off
+    to all-on (the parts sum to the position's reduction). ``log_nodes`` maps a tuple of k
+    switch states to per-position log node counts. Returns an array (positions, k)."""
     k = len(next(iter(log_nodes)))
-    off, on = (False,) * k, (True,) * k
-    total = log_nodes[off] - log_nodes[on]
-    phi = np.zeros((len(total), k))
+    phi = np.zeros((len(next(iter(log_nodes.values()))), k))
     for order in itertools.permutations(range(k)):
         state = [False] * k
         for j in order:
             before = log_nodes[tuple(state)]
             state[j] = True
             phi[:, j] += before - log_nodes[tuple(state)]
-    phi /= math.factorial(k)
-    return phi / total[:, None]
+    return phi / math.factorial(k)
 
 
-def share_ci(shares: np.ndarray, seed: int = 0, reps: int = REPS) -> list[tuple[float, float, float]]:
-    """Mean share of each switch (the share of the mean reduction: positions weighted by
-    their reduction is not used, every position counts once) with a 95% percentile
-    bootstrap interval over positions."""
+def share_ci(phi: np.ndarray, seed: int = 0, reps: int = REPS) -> list[tuple[float, float, float]]:
+    """Each switch's share of the mean log reduction (mean part / mean total, so positions
+    that barely change do not blow up) with a 95% percentile bootstrap interval over
+    positions; nan when the grid reduces nothing."""
+    def shares(x: np.ndarray) -> np.ndarray:
+        total = x.sum(axis=-1, keepdims=True)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(total != 0, x / total, np.nan)
     rng = np.random.default_rng(seed)
-    idx = rng.integers(0, len(shares), size=(reps, len(shares)))
-    boots = shares[idx].mean(axis=1)
+    idx = rng.integers(0, len(phi), size=(reps, len(phi)))
+    boots = shares(phi[idx].mean(axis=1))
     lo, hi = np.quantile(boots, [(1 - LEVEL) / 2, (1 + LEVEL) / 2], axis=0)
-    return [(float(m), float(a), float(b)) for m, a, b in zip(shares.mean(axis=0), lo, hi)]
+    return [(float(m), float(a), float(b)) for m, a, b in zip(shares(phi.mean(axis=0)), lo, hi)]
 
 
 def geo_ci(values, seed: int = 0, reps: int = REPS) -> tuple[float, float, float]:

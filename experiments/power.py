@@ -39,7 +39,7 @@ def pilot_setting(k: int, shallower: int) -> dict:
     full = ablation.FULL
     return {"positions": {g: k for g in suites.GAMES},
             "depth": {g: {f: max(1, d - shallower) for f, d in fam.items()} for g, fam in full["depth"].items()},
-            "minimal": {g: 0 for g in suites.GAMES}}
+            "minimal": {g: 0 for g in suites.GAMES}, "backend": "compiled"}
 
 
 def run(k: int = 6, shallower: int = 1) -> dict:

@@ -202,6 +202,15 @@ def write_line(game: str, i: int, spec: str, screen: str) -> str:
 _CACHE: Path | None = None
 
 
+def _committed(game: str) -> list[tuple[str, str]]:
+    """The committed pool's ``(spec, screen)`` lines, in order."""
+    path = DATA / f"{game}.txt"
+    if not path.exists():
+        return []
+    rows = [ln.split("\t") for ln in path.read_text().splitlines() if ln and not ln.startswith("#")]
+    return [(r[1], r[2]) for r in rows if len(r) == 3]
+
+
 def _cached(game: str, i: int) -> tuple[str, str]:
     """Position ``i``, read from the resume folder when an earlier run finished it."""
     path = _CACHE / f"{game}-{SEED}-{i}.tsv" if _CACHE else None
@@ -225,12 +234,16 @@ def main(argv=None) -> int:
     p.add_argument("--size", type=int, default=SIZE, help=f"positions per pool (default {SIZE})")
     p.add_argument("--cache", type=Path, default=None,
                    help="keep each finished position in this folder, so a killed run resumes")
+    p.add_argument("--extend", action="store_true",
+                   help="keep the committed positions (name, FEN or moves, screen) and generate "
+                        "only the missing ones up to --size; --check regenerates them all")
     args = p.parse_args(argv)
     _CACHE = args.cache
     DATA.mkdir(exist_ok=True)
     bad = 0
     for game in args.game:
-        got = [_cached(game, i) for i in range(args.size)]
+        kept = _committed(game) if args.extend and not args.check else []
+        got = kept[:args.size] + [_cached(game, i) for i in range(len(kept), args.size)]
         text = (f"# {game} suite: seed {SEED}, {args.size} positions; {HEADER[game]}; "
                 "see experiments/suites.py\n"
                 + "\n".join(write_line(game, i, *g) for i, g in enumerate(got)) + "\n")
