@@ -80,9 +80,12 @@ def test_branching_factor_counts_every_claimed_depth_and_never_extrapolates(tmp_
 
 def test_branching_factor_estimate_fits_the_budget_of_the_full_run(monkeypatch):
     from experiments import branching_factor as bf
+    from experiments import suites
     monkeypatch.setattr(os, "cpu_count", lambda: 2)  # the reference machine
     quick, full = bf.estimate(False), bf.estimate(True)
     assert bf.WORKER_START_S < quick < full <= 16 * 60
+    for setting in bf.SETTINGS.values():  # the committed pool holds every position asked for
+        assert len(suites.load("xiangqi", max(setting["perft"].values()))) == max(setting["perft"].values())
 
 
 def test_depth_cost_estimate_prices_every_search_the_run_makes():
