@@ -34,8 +34,9 @@ setting plays 2 games per claim (Xiangqi games capped at 120 plies): a smoke tes
 verdicts are inconclusive by design.
 
 **Cost** (:func:`estimate`, from CPU seconds per game measured for every pairing,
-:data:`GAME_CPU_S`): about 31 minutes for ``--full`` on 2 cores, three quarters of it the
-400 depth-4 games; under a minute for the quick setting.
+:data:`GAME_CPU_S`): about 55 minutes for ``--full`` on 2 cores, 70% of it the 400
+depth-4 games, so more than the 35 minutes this experiment was meant to take; about a
+minute for the quick setting.
 
 **Intervals** (:func:`score_interval`): the score of the claim's side is (wins +
 draws/2)/games; its interval is the union of the Wilson interval over games and the
@@ -105,11 +106,12 @@ def lookahead(depth: int) -> str:
 # --- cost: measured before choosing the budgets ----------------------------------------------
 
 # CPU seconds per game of each claim's pairing at the --full setting, on the 2-core reference
-# machine while other work shared it (load average 8-13, so an idle machine does no worse),
-# from seeded openings (measure_costs); quick games are no longer (Xiangqi: 120 plies).
-GAME_CPU_S = {("gomoku", 1): 0.10, ("gomoku", 2): 0.3, ("gomoku", 3): 1.2, ("gomoku", 4): 6.0,
-              ("renju", 1): 0.10, ("renju", 2): 0.3, ("renju", 3): 1.2, ("renju", 4): 6.0,
-              ("xiangqi", "000"): 1.5, ("xiangqi", "003"): 1.5}
+# machine while other work shared it (load average 5-12, so an idle machine does no worse):
+# the mean of 4 seeded games per pairing after one untimed game (measure_costs(4, settings=
+# (True,))), so the depth-3 and depth-4 figures are rough; quick games are no longer.
+GAME_CPU_S = {("gomoku", 1): 0.06, ("gomoku", 2): 0.14, ("gomoku", 3): 4.7, ("gomoku", 4): 7.7,
+              ("renju", 1): 0.06, ("renju", 2): 0.26, ("renju", 3): 3.5, ("renju", 4): 15.9,
+              ("xiangqi", "000"): 0.24, ("xiangqi", "003"): 0.27}
 # per run: the workers' start in each of the three tournaments and the calibration, with
 # numba's cache warm (as after the experiments before this one; a cold cache adds a few
 # CPU minutes of compiling the Gomoku and Xiangqi kernels once)
