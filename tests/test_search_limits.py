@@ -184,10 +184,11 @@ def test_a_node_limit_is_never_passed(spec, game, backend):
     it ends the search there; the next root visit or re-search never adds one more)."""
     name, _, params = spec.partition("(")
     searcher = gameai.make_searcher(f"{name}({params[:-1]},backend={backend})")
+    starts = [{}, {"fen": _XQ}] if game == "xiangqi" else [{"moves": _GOMOKU}]
     for n in (2, 37, 100, 1000, 4001):
-        s = gameai.load_game("xiangqi", fen=_XQ) if game == "xiangqi" else \
-            gameai.load_game("gomoku", moves=_GOMOKU)
-        before = _snapshot(s)
-        r = searcher.search(s, {"nodes": n})
-        assert _snapshot(s) == before
-        assert r.stats.nodes <= n, (n, r.stats.nodes)
+        for params in starts:
+            s = gameai.load_game(game, **params)
+            before = _snapshot(s)
+            r = searcher.search(s, {"nodes": n})
+            assert _snapshot(s) == before
+            assert r.stats.nodes <= n, (n, params, r.stats.nodes)
