@@ -81,11 +81,15 @@ def _find(T, c, t, key, d1, kind, b):
 
 @jit(tag=_TAG, _nrt=False)
 def _claim(T, c, t, i, key, d1, kind, b):
-    """Fill the empty row ``i``; past the load limit, flag the run to stop (``c[OVER]``)."""
+    """Fill the empty row ``i``; past the load limit, flag the run to stop (``c[OVER]``).
+    A stopping run claims nothing more (False), so no probe ever meets a full table."""
+    if c[OVER]:
+        return False
     T[i, K_KEY], T[i, K_D1], T[i, K_KIND], T[i, K_B] = key, d1, kind, b
     c[USED + t] += 1
     if c[USED + t] > c[LIMIT + t]:
         c[OVER] = 1
+    return True
 
 
 @jit(tag=_TAG, _nrt=False)
@@ -93,9 +97,8 @@ def _memo_put(S, key, d, kind, b, cost, exact, choice):
     """``memo[(key, d, kind, b)] = (cost, exact, choice)``."""
     c, M = S[0], S[4]
     i = _find(M, c, TM, key, d + 1, kind, b)
-    if M[i, K_D1] == 0:
-        _claim(M, c, TM, i, key, d + 1, kind, b)
-    M[i, M_COST], M[i, M_EXACT], M[i, M_CHOICE] = cost, exact, choice
+    if M[i, K_D1] != 0 or _claim(M, c, TM, i, key, d + 1, kind, b):
+        M[i, M_COST], M[i, M_EXACT], M[i, M_CHOICE] = cost, exact, choice
 
 
 @jit(tag=_TAG, _nrt=False)
@@ -118,8 +121,8 @@ def leaf_value(G, E, S, d, top):
         v = game.evaluate(G, E)
     else:
         v = NOLEAF
-    _claim(P, c, TP, i, key, d + 1, 0, 0)
-    P[i, P_LEAF] = v
+    if _claim(P, c, TP, i, key, d + 1, 0, 0):
+        P[i, P_LEAF] = v
     return v
 
 
@@ -144,10 +147,8 @@ def node(G, E, S, op, d, x, y, z, top):
     if op == WALK:
         c[NODES] += 1
         i = _find(Q, c, TQ, key, d + 1, 0, 0)
-        new = Q[i, K_D1] == 0
-        if new:
-            _claim(Q, c, TQ, i, key, d + 1, 0, 0)
-            c[GNODES] += 1
+        new = Q[i, K_D1] == 0 and _claim(Q, c, TQ, i, key, d + 1, 0, 0)
+        c[GNODES] += new
     v = leaf_value(G, E, S, d, top)
     if v != NOLEAF:
         if op == AB:
@@ -165,6 +166,8 @@ def node(G, E, S, op, d, x, y, z, top):
     if op == AB:
         alpha, beta = x, y
         i = _find(P, c, TP, key, d + 1, 0, 0)
+        if P[i, K_D1] == 0:                 # not stored: the run is stopping
+            return 0
         if not P[i, P_HASB]:
             P[i, P_HASB], P[i, P_LO], P[i, P_HI] = 1, -INF, INF
             j = _find(P, c, TP, key, d, 0, 0)      # the hint: (key, d - 1)'s best move
@@ -209,7 +212,8 @@ def node(G, E, S, op, d, x, y, z, top):
         if x != ALL:
             r = _find(M, c, TM, key, d + 1, x, y)
             if M[r, K_D1] == 0 or (x == CUT and M[r, M_CHOICE] == NO_MOVE):
-                c[OVER] = 2                 # no proof was chosen here: the Python one fails too
+                if not c[OVER]:             # no proof was chosen here: the Python one fails too
+                    c[OVER] = 2
                 return 0
             choice = M[r, M_CHOICE]
         if x == CUT:
