@@ -328,7 +328,8 @@ def node(G, E, S, op, d, x, y, z, top):
 
 
 # ---------------------------------------------------------------- Python level
-_BITS = [16, 16, 14]        #: table sizes (log2 rows) that sufficed so far: P, M, Q
+#: table sizes (log2 rows) P, M, Q, grown as runs need (untouched zero pages cost nothing)
+_BITS = [20, 20, 18]
 _LOAD = 0.6                 #: load factor that stops a run (linear probing stays short)
 
 
