@@ -138,18 +138,35 @@ def family(cfg: dict) -> str:
     return "ordered" if cfg["history"] or cfg["tt"] else "plain"
 
 
-def _search(game: str, pos: str, spec_text: str, depth: int, cfg: dict, backend: str) -> dict:
+def _search(game: str, pos: str, spec_text: str, depth: int, cfg: dict, backend: str) -> list[dict]:
+    """One row per depth: a fixed-depth configuration searches ``depth`` alone; an
+    iterative-deepening one searches once to ``depth`` and gives a row per finished
+    iteration, whose cumulative counters are what a search to that depth alone counts
+    (the same tables from the same start; ``tests/test_ablation.py`` checks it)."""
     s = suites.state(game, spec_text)
     tail = "" if backend == "python" else f",backend={backend}"
     r = gameai.make_searcher(cfg["spec"].format(depth=depth, tail=tail)).search(s)
     st = r.stats
-    complete = st.depth >= depth and abs(r.value) < MATE // 2
-    return {"game": game, "position": pos, "depth": depth, "label": cfg["label"], "base": cfg["base"],
-            "history": cfg["history"], "tt": cfg["tt"], "killers": cfg["killers"], "grid": cfg["grid"],
-            "nodes": st.nodes, "leaves": st.leaves + st.terminals, "cutoffs": st.cutoffs,
-            "first_move_cutoffs": st.first_move_cutoffs, "tt_hits": st.tt_hits,
-            "researches": st.researches, "time_s": st.time_s, "value": r.value,
-            "completed_depth": st.depth, "complete": bool(complete)}
+    its = st.iterations if cfg["spec"].count("id=true") else [dict(st.counters(), depth=st.depth, value=r.value)]
+    base = {"game": game, "position": pos, "label": cfg["label"], "base": cfg["base"],
+            "history": cfg["history"], "tt": cfg["tt"], "killers": cfg["killers"], "grid": cfg["grid"]}
+    done = {it["depth"]: it for it in its}
+    first = 1 if cfg["spec"].count("id=true") else depth
+    rows = []
+    for d in range(first, depth + 1):
+        it = done.get(d)
+        if it is None:                     # the search stopped before this depth (a mate)
+            rows.append({**base, "depth": d, "nodes": st.nodes, "leaves": st.leaves + st.terminals,
+                         "cutoffs": st.cutoffs, "first_move_cutoffs": st.first_move_cutoffs,
+                         "tt_hits": st.tt_hits, "researches": st.researches, "time_s": st.time_s,
+                         "value": r.value, "completed_depth": st.depth, "complete": False})
+            continue
+        rows.append({**base, "depth": d, "nodes": it["nodes"], "leaves": it["leaves"] + it["terminals"],
+                     "cutoffs": it["cutoffs"], "first_move_cutoffs": it["first_move_cutoffs"],
+                     "tt_hits": it["tt_hits"], "researches": it["researches"],
+                     "time_s": it.get("time_s", st.time_s), "value": it["value"], "completed_depth": d,
+                     "complete": bool(abs(it["value"]) < MATE // 2)})
+    return rows
 
 
 def _minimal(game: str, pos: str, spec_text: str, depth: int, backend: str) -> dict:
@@ -171,13 +188,20 @@ def jobs(setting: dict) -> list[tuple]:
             for d in range(1, setting["minimal"][g] + 1):
                 out.append((_minimal, (g, name, spec, d, setting["backend"])))
             for cfg in cfgs:
-                for d in range(1, setting["depth"][g][family(cfg)] + 1):
+                top = setting["depth"][g][family(cfg)]
+                for d in range(1, top + 1) if "id=true" not in cfg["spec"] else (top,):
                     out.append((_search, (g, name, spec, d, cfg, setting["backend"])))
     return sorted(out, key=lambda j: -j[1][3])
 
 
-def _run_job(fn, args):
-    return fn(*args)
+def _run_job(fn, args) -> list[dict]:
+    out = fn(*args)
+    return out if isinstance(out, list) else [out]
+
+
+def run_jobs(todo: list[tuple], desc: str = NAME) -> list[dict]:
+    """Every job's rows, in parallel (:func:`experiments.parallel.pmap`)."""
+    return [row for rows in pmap(_run_job, todo, batch_size=4, desc=desc, unit="search") for row in rows]
 
 
 def estimate(full: bool) -> float:
@@ -251,7 +275,7 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
         spec = next(iter(suites.load(g, 1).values()))   # workers load them from the cache
         _search(g, "warm-up", spec, 1, configs()[0], setting["backend"])
         _minimal(g, "warm-up", spec, 1, setting["backend"])
-    rows = list(pmap(_run_job, todo, batch_size=4, desc=NAME, unit="search"))
+    rows = run_jobs(todo)
     mins = pd.DataFrame([r for r in rows if "minimal_nodes" in r])
     df = pd.DataFrame([r for r in rows if "minimal_nodes" not in r])
     df = df.merge(mins, on=["game", "position", "depth"], how="left")

@@ -11,7 +11,9 @@ depths less ``S`` plies (a pilot must cost a fraction of the run it sizes), then
   strictest Holm level of the family (0.05 / 12); the spread is taken from the pilot's
   depth, one or two plies short of the run's, and said so;
 * per game, the nodes a position costs at the full setting's depths: each configuration's
-  deepest pilot count times its last measured growth per ply, for the missing plies.
+  deepest pilot count times its last measured growth per ply, for the missing plies (an
+  iterative-deepening configuration is searched once, to its deepest depth; a fixed-depth
+  one at every depth).
 
 It writes ``experiments/suites/pilot.json``, which :func:`experiments.ablation.estimate`
 reads, and prints the table.
@@ -29,7 +31,6 @@ import pandas as pd
 
 from . import ablation, suites
 from .intervals import contrast, positions_for_power
-from .parallel import pmap
 
 PILOT = Path(__file__).resolve().parent / "suites" / "pilot.json"
 EFFECT = 0.05
@@ -45,7 +46,7 @@ def pilot_setting(k: int, shallower: int) -> dict:
 def run(k: int = 6, shallower: int = 1) -> dict:
     setting = pilot_setting(k, shallower)
     t0 = time.perf_counter()
-    rows = list(pmap(ablation._run_job, ablation.jobs(setting), desc="pilot", unit="search"))
+    rows = ablation.run_jobs(ablation.jobs(setting), "pilot")
     wall = time.perf_counter() - t0
     df = pd.DataFrame(rows)
     ok, bad = ablation.completed(df)
@@ -68,7 +69,8 @@ def run(k: int = 6, shallower: int = 1) -> dict:
             target = ablation.FULL["depth"][g][ablation.family(cfg)]
             per = dict(x)
             growth = per[max(per)] / per[max(per) - 1] if len(per) > 1 else 1.0
-            for d in range(1, target + 1):
+            run_depths = range(1, target + 1) if "id=true" not in cfg["spec"] else (target,)
+            for d in run_depths:            # an iterative search runs once, to its deepest depth
                 total += per.get(d, per[max(per)] * growth ** (d - max(per)))
         out["nodes_per_position"][g] = total
     PILOT.write_text(json.dumps(out, indent=2) + "\n")

@@ -124,6 +124,22 @@ def test_ablation_runs_on_a_tiny_setting(tmp_path, monkeypatch):
     assert (tmp_path / "figure.png").exists() and (tmp_path / "by_depth.png").exists()
 
 
+@pytest.mark.parametrize("game", suites.GAMES)
+def test_an_iterative_search_gives_each_depth_what_a_search_to_that_depth_alone_counts(game):
+    """The run searches each iterative-deepening configuration once, to its deepest depth,
+    and reads the shallower depths off its iterations: that must equal separate searches."""
+    name, spec = next(iter(suites.load(game, 1).items()))
+    for cfg in ablation.configs():
+        if "id=true" not in cfg["spec"] or cfg["label"] not in ("negascout+history+tt+killers+id",
+                                                                "mtdf+history+tt+id", "alphabeta+id"):
+            continue
+        rows = ablation._search(game, name, spec, 3, cfg, "python")
+        assert [r["depth"] for r in rows] == [1, 2, 3]
+        for r in rows:
+            alone = ablation._search(game, name, spec, r["depth"], cfg, "python")[-1]
+            assert (r["nodes"], r["leaves"], r["cutoffs"]) == (alone["nodes"], alone["leaves"], alone["cutoffs"])
+
+
 def test_a_search_that_ends_early_is_excluded_from_its_cell():
     df = pd.DataFrame({"game": ["g", "g", "g", "g"], "position": ["a", "a", "b", "b"], "depth": [3, 3, 3, 3],
                        "label": ["x", "y", "x", "y"], "complete": [True, False, True, True]})
