@@ -215,7 +215,7 @@ def run_experiment(name: str, run, root: Path, full: bool, seed: int, resume: bo
     an unfinished run of the same setting and code; anything else starts afresh."""
     folder = Path(root) / name
     marker = folder / UNFINISHED
-    mark = {"full": full, "seed": seed, "code_fingerprint": code_fingerprint()}
+    mark = {"full": full, "seed": seed, "code_fingerprint": code_fingerprint(experiment=name)}
     kwargs = {}
     if resume and accepts_resume(run) and marker.exists():
         try:
@@ -238,7 +238,7 @@ class Results:
         self.name = name
         self.dir = Path(out) if out else default_root() / name
         self.dir.mkdir(parents=True, exist_ok=True)
-        self.fingerprint = code_fingerprint()
+        self.fingerprint = code_fingerprint(experiment=name)
 
     def table(self, df: pd.DataFrame, stem: str = "table") -> Path:
         """Write ``df`` as CSV (for eyes and diffs) and Parquet (for pandas, typed)."""

@@ -3,8 +3,16 @@ Schaeffer's (1989) table of how much of the reduction each enhancement gives.
 
 **Positions.** The first ``n`` positions of each committed pool (:mod:`experiments.suites`:
 middle games from real play, screened as undecided by a deeper search than any used
-here). ``n`` per game comes from a pilot's spread (:mod:`experiments.power`) and is stated
-in the manifest.
+here): 24 a game in the full setting. The pilot (:mod:`experiments.power`, 8 positions a
+game one ply shallower; its file ``experiments/suites/pilot.json``) gave the spread of
+each contrast's log ratios. Detecting MTD(f)'s claimed 5% at 80% power at the strictest
+Holm level (0.05/12) needs 64 Xiangqi positions (sd 0.107), 570 Gomoku (0.329) and 1,037
+Renju (0.445); at the measured cost of a position (:data:`CPU_S_PER_POSITION`) 64
+positions of each game take about 2.3 hours of both cores, the three pools hold 48 each,
+and the whole reproduction must fit 2 hours. So ``n`` = 24, which detects 8.5% in
+Xiangqi (inside the claimed 5-10%) but only 24% in Gomoku and 31% in Renju: there an
+inconclusive MTD(f) contrast means "no difference as large as that". Each claim states
+the smallest effect its ``n`` detects.
 
 **Searches.** On the compiled backend (the same node counts as the Python reference, see
 :mod:`gameai.compiled`), each configuration searches each position at every depth of its
@@ -48,6 +56,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from pathlib import Path
 
 import matplotlib
 
@@ -62,13 +71,15 @@ from gameai.search import MATE, minimal_tree
 
 from . import suites
 from ._common import Claim, Results, cli, command_for, source
-from .intervals import contrast, holm, share_ci, shapley_shares
+from .intervals import contrast, detectable_effect, holm, share_ci, shapley_shares
 from .parallel import pmap
 
 NAME = "ablation"
 GAMES = suites.GAMES
 GRID_SWITCHES = ("history", "tt", "killers", "negascout")
 ALMOST_ALL = 0.9
+#: the pilot's output (:mod:`experiments.power` writes it; the claims quote its spread)
+PILOT = Path(__file__).resolve().parent / "suites" / "pilot.json"
 
 #: per setting: positions per game, the deepest depth of each configuration family, the
 #: minimal tree's deepest depth. "plain": configurations without history or TT (the
@@ -78,7 +89,7 @@ QUICK = {"positions": {"xiangqi": 4, "gomoku": 4, "renju": 4},
                    "gomoku": {"plain": 2, "ordered": 2, "best": 2},
                    "renju": {"plain": 2, "ordered": 2, "best": 2}},
          "minimal": {"xiangqi": 2, "gomoku": 2, "renju": 2}, "backend": "python"}
-FULL = {"positions": {"xiangqi": 40, "gomoku": 40, "renju": 40},
+FULL = {"positions": {"xiangqi": 24, "gomoku": 24, "renju": 24},
         "depth": {"xiangqi": {"plain": 6, "ordered": 7, "best": 8},
                   "gomoku": {"plain": 5, "ordered": 5, "best": 5},
                   "renju": {"plain": 5, "ordered": 5, "best": 5}},
@@ -204,19 +215,25 @@ def run_jobs(todo: list[tuple], desc: str = NAME) -> list[dict]:
     return [row for rows in pmap(_run_job, todo, batch_size=4, desc=desc, unit="search") for row in rows]
 
 
+#: CPU seconds every full-setting job of one position costs (compiled, idle machine; the
+#: fifth position of each pool, which the pilot puts among the dearer ones: a high guess)
+CPU_S_PER_POSITION = {"xiangqi": 152.0, "gomoku": 89.0, "renju": 19.0}
+
+
 def estimate(full: bool) -> float:
-    """Wall seconds, from the pilot (``python -m experiments.power``, its file
-    ``experiments/suites/pilot.json``): nodes a position costs at the full depths, times
-    the positions, at the pilot's node rate, over the local cores; nan without a pilot.
-    The quick setting costs a few seconds."""
+    """Wall seconds: the measured CPU seconds of a position times the positions, over the
+    local cores. The quick setting costs a few seconds."""
     if not full:
         return 10.0
-    from .power import PILOT
+    cpu = sum(CPU_S_PER_POSITION[g] * FULL["positions"][g] for g in GAMES)
+    return cpu / (os.cpu_count() or 1)
+
+
+def pilot_spread() -> dict[str, float]:
+    """Each contrast's sd of log ratios in the pilot (``game/key`` -> sd), {} without one."""
     if not PILOT.exists():
-        return float("nan")
-    pilot = json.loads(PILOT.read_text())
-    nodes = sum(pilot["nodes_per_position"][g] * FULL["positions"][g] for g in GAMES)
-    return nodes / pilot["node_rate"] / (os.cpu_count() or 1)
+        return {}
+    return {k: v["sd_log"] for k, v in json.loads(PILOT.read_text())["contrasts"].items()}
 
 
 def completed(df: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -295,15 +312,20 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
             found[(game, key)] = contrast(ratios.to_numpy())
             meta[(game, key)] = depth
     adjusted = holm({f"{g}/{k}": c for (g, k), c in found.items()})
+    spread = pilot_spread()
     claims, tables = [], []
     for game in GAMES:
         n_bad = int((bad.game == game).sum())
         for key, src, text, num, den, metric in CONTRASTS:
             c = adjusted[f"{game}/{key}"]
+            sd = spread.get(f"{game}/{key}")
+            power = (f"; {c.n} positions detect a true {detectable_effect(sd, c.n, len(found)):.1%} "
+                     f"reduction at 80% power at the strictest Holm level (pilot sd of log ratios "
+                     f"{sd:.3f})" if sd else "")
             claims.append(Claim(NAME, SOURCES[src], f"{game}: {text}",
                                 f"{game}, depth {meta[(game, key)]}, {metric} {num} / {den}: {c.text()}; "
-                                f"{n_bad} position-depth cells excluded (search ended early or on a mate)",
-                                c.verdict(), cmd))
+                                f"{n_bad} position-depth cells excluded (search ended early or on a mate)"
+                                + power, c.verdict(), cmd))
         depth, table = schaeffer_table(ok, game, seed)
         tables.append(table)
         both = table[table.switch == "history+tt"].iloc[0]

@@ -13,7 +13,8 @@ contrast **holds** when its Holm-adjusted p is below 0.05 and its geometric mean
 
 **Power** (:func:`positions_for_power`). How many positions a contrast needs to detect a
 true ratio ``1 - effect`` at 80% power, from the standard deviation of the log ratios in
-a pilot, at the Holm level of the family's first step (0.05 / m, the strictest).
+a pilot, at the Holm level of the family's first step (0.05 / m, the strictest); and its
+inverse (:func:`detectable_effect`), the smallest effect a given number of positions detects.
 
 **Shares of a reduction** (:func:`shapley_shares`). Schaeffer (1989) reported how much of
 alpha-beta's reduction each enhancement gives. With k switches and all 2^k combinations
@@ -107,6 +108,24 @@ def positions_for_power(sd_log: float, effect: float = 0.05, family: int = 1,
             return n
         n += 1
     return n
+
+
+def detectable_effect(sd_log: float, n: int, family: int = 1, power: float = POWER) -> float:
+    """The smallest true reduction ``effect`` (ratio ``1 - effect``) that ``n`` positions
+    detect with ``power`` at the level ``ALPHA / family``: the inverse of
+    :func:`positions_for_power`."""
+    if n < 2:
+        return math.nan
+    df, a = n - 1, ALPHA / family
+    crit = st.t.ppf(1 - a / 2, df)
+    lo, hi = 0.0, 20.0                       # bisection on the log effect
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if st.nct.sf(crit, df, mid / (sd_log / math.sqrt(n))) >= power:
+            hi = mid
+        else:
+            lo = mid
+    return 1 - math.exp(-hi)
 
 
 def shapley_shares(log_nodes: dict[tuple[bool, ...], np.ndarray]) -> np.ndarray:

@@ -1,13 +1,16 @@
 """Strength: tournaments that test what the source documents say about playing strength.
 
-Ten claims, one family (the verdicts are Holm-corrected over all ten, see below):
+Nine claims, one family (the verdicts are Holm-corrected over all ten, see below):
 
-* **Look-ahead, evaluation held equal (Gomoku and Renju; 4 claims each).** The 002
+* **Look-ahead, evaluation held equal (4 claims in Gomoku, 3 in Renju).** The 002
   document says its one-shot point weighting "cannot look ahead like minimax". To test
   look-ahead and not a better evaluator, alpha-beta uses the *same* point-weighting
   ladder as its evaluation (``eval=gomoku.pointweight``; history heuristic, transposition
-  table and killer moves; compiled backend) at a fixed depth of 1, 2, 3 and 4 plies
-  against the one-shot ``pointweight`` player. Depth 1 is the control: it sees the reply's best point in its evaluation but
+  table and killer moves; compiled backend) at a fixed depth of 1, 2, 3 and 4 plies in
+  Gomoku (the 002 document's game) and 1, 2 and 3 in Renju, against the one-shot
+  ``pointweight`` player. Renju stops at 3 for the budget: a depth-4 Renju game costs
+  about 16 CPU seconds (the forbidden-move judgement at every node), so its 200 games
+  would take 27 of the full run's 120 minutes. Depth 1 is the control: it sees the reply's best point in its evaluation but
   plays no reply. **Budget: fixed depth**, not equal nodes or time: the claim is about
   look-ahead itself, the one-shot player has no node count to match, and a depth-limited
   game does not depend on machine load (the alpha-beta side's mean nodes per move and both
@@ -34,9 +37,8 @@ setting plays 2 games per claim (Xiangqi games capped at 120 plies): a smoke tes
 verdicts are inconclusive by design.
 
 **Cost** (:func:`estimate`, from CPU seconds per game measured for every pairing,
-:data:`GAME_CPU_S`): about 55 minutes for ``--full`` on 2 cores, 70% of it the 400
-depth-4 games, so more than the 35 minutes this experiment was meant to take; about a
-minute for the quick setting.
+:data:`GAME_CPU_S`): about 29 minutes for ``--full`` on 2 cores, half of it the 200
+depth-4 Gomoku games; about a minute for the quick setting.
 
 **Intervals** (:func:`score_interval`): the score of the claim's side is (wins +
 draws/2)/games; its interval is the union of the Wilson interval over games and the
@@ -84,7 +86,7 @@ NAME = "strength"
 ALPHA, POWER = 0.05, 0.80
 Z = NormalDist().inv_cdf(1 - ALPHA / 2)
 GAMES = (2, 200)                       # games per claim (quick, --full), colour-swapped pairs
-DEPTHS = (1, 2, 3, 4)                  # alpha-beta depths against the one-shot player
+DEPTHS = {"gomoku": (1, 2, 3, 4), "renju": (1, 2, 3)}   # alpha-beta depths against the one-shot player
 RADIUS = 2                             # Gomoku/Renju candidate points: within this distance of a stone
 XQ_MAX_PLIES = (120, 300)              # Xiangqi game length cap (a draw when reached)
 GOMOKU_MAX_PLIES = 225                 # a full board
@@ -110,7 +112,7 @@ def lookahead(depth: int) -> str:
 # the mean of 4 seeded games per pairing after one untimed game (measure_costs(4, settings=
 # (True,))), so the depth-3 and depth-4 figures are rough; quick games are no longer.
 GAME_CPU_S = {("gomoku", 1): 0.06, ("gomoku", 2): 0.14, ("gomoku", 3): 4.7, ("gomoku", 4): 7.7,
-              ("renju", 1): 0.06, ("renju", 2): 0.26, ("renju", 3): 3.5, ("renju", 4): 15.9,
+              ("renju", 1): 0.06, ("renju", 2): 0.26, ("renju", 3): 3.5,
               ("xiangqi", "000"): 0.24, ("xiangqi", "003"): 0.27}
 # per run: the workers' start in each of the three tournaments and the calibration, with
 # numba's cache warm (as after the experiments before this one; a cold cache adds a few
@@ -334,7 +336,7 @@ def _tournaments(full: bool, seed: int, budget: int) -> list[tuple[str, str, Tou
     """(folder, player the claims play against, config) of each tournament of a run."""
     n, radius = GAMES[full], RADIUS
     out = [(game, "pointweight", TournamentConfig(
-        game=f"gomoku(rule={RULES[game]},radius={radius})", players=["pointweight", *map(lookahead, DEPTHS)],
+        game=f"gomoku(rule={RULES[game]},radius={radius})", players=["pointweight", *map(lookahead, DEPTHS[game])],
         games=n, seed=seed, format="gauntlet", opening_plies=OPENING_PLIES[game], max_plies=GOMOKU_MAX_PLIES))
         for game in RULES]
     xq = [spec.format(n=budget) for spec in XQ_SEARCHERS]
@@ -416,9 +418,9 @@ def run(full: bool = False, seed: int = 1, out=None, resume: bool = False) -> li
     res.table(df)
     res.figure(_figure(df))
     res.claims(claims)
-    res.manifest({"full": full, "games_per_claim": GAMES[full], "depths": list(DEPTHS),
+    res.manifest({"full": full, "games_per_claim": GAMES[full], "depths": {g: list(d) for g, d in DEPTHS.items()},
                   "gomoku_radius": radius, "opening_plies": OPENING_PLIES,
-                  "lookahead_players": [lookahead(d) for d in DEPTHS],
+                  "lookahead_players": {g: [lookahead(d) for d in ds] for g, ds in DEPTHS.items()},
                   "xiangqi_players": [s.format(n=budget) for s in XQ_SEARCHERS],
                   "xiangqi_nodes_per_move": budget, "xiangqi_max_plies": XQ_MAX_PLIES[full],
                   "calibration_nodes_moves": calibration, "node_tolerance": NODE_TOLERANCE,
@@ -467,7 +469,7 @@ def measure_costs(games: int = 10, seed: int = 11, settings: tuple[bool, ...] = 
                 t0 = time.process_time()
                 for t in mine:
                     play_game(t)
-                key = DEPTHS[pi] if label != "xiangqi" else list(XQ_SEARCHERS.values())[pi]
+                key = DEPTHS[label][pi] if label != "xiangqi" else list(XQ_SEARCHERS.values())[pi]
                 out.setdefault(full, {})[(label, key)] = (time.process_time() - t0) / len(mine)
     return out
 

@@ -2,6 +2,7 @@
 and a fingerprint of the code that produced them."""
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
 import json
@@ -49,30 +50,67 @@ def experiments_folder() -> Path | None:
     return None
 
 
-def _code_files(package: Path, experiments: Path | None) -> dict[str, Path]:
+def _local_imports(path: Path) -> set[str]:
+    """The sibling modules a module of the experiments package imports (``from . import x``,
+    ``from .x import y``, ``import experiments.x``, ``gameai.experiments.x``)."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), filename=str(path))):
+        if isinstance(node, ast.ImportFrom):
+            mod = node.module or ""
+            if node.level == 1:
+                names.update([mod.split(".")[0]] if mod else [a.name for a in node.names])
+            elif mod.startswith(("experiments.", "gameai.experiments.")):
+                names.add(mod.split(".")[-1] if mod.startswith("experiments.") else mod.split(".")[2])
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                for prefix in ("experiments.", "gameai.experiments."):
+                    if a.name.startswith(prefix):
+                        names.add(a.name[len(prefix):].split(".")[0])
+    return names
+
+
+def _experiment_closure(experiments: Path, name: str) -> set[Path]:
+    """``experiments/<name>.py`` and every module of the package it imports, directly or not."""
+    todo, seen = [name], set()
+    while todo:
+        mod = todo.pop()
+        path = experiments / f"{mod}.py"
+        if mod in seen or not path.exists():
+            continue
+        seen.add(mod)
+        todo.extend(_local_imports(path))
+    return {experiments / f"{m}.py" for m in seen} | {experiments / "__init__.py"}
+
+
+def _code_files(package: Path, experiments: Path | None, experiment: str | None = None) -> dict[str, Path]:
     """The files whose content determines the numbers, keyed by a layout-free name
     (``gameai/...`` and ``experiments/...``), so a checkout and an installed copy of the
-    same code give the same keys."""
+    same code give the same keys. With ``experiment``, only the experiment modules that one
+    imports (so a change to another experiment leaves its results current)."""
     files: dict[str, Path] = {}
     for path in package.rglob("*.py"):
         if "__pycache__" in path.parts or (experiments is not None and experiments in path.parents):
             continue
         files["gameai/" + path.relative_to(package).as_posix()] = path
     if experiments is not None:
-        for path in [*experiments.rglob("*.py"), *experiments.glob("suites/*.txt")]:
-            if "__pycache__" not in path.parts:
+        scripts = (_experiment_closure(experiments, experiment) if experiment is not None
+                   else [p for p in experiments.rglob("*.py") if "__pycache__" not in p.parts])
+        for path in [*scripts, *experiments.glob("suites/*.txt"), *experiments.glob("suites/*.json")]:
+            if path.exists():
                 files["experiments/" + path.relative_to(experiments).as_posix()] = path
     return files
 
 
-def code_fingerprint(package: str | Path | None = None, experiments: str | Path | None = None) -> str:
+def code_fingerprint(package: str | Path | None = None, experiments: str | Path | None = None,
+                     experiment: str | None = None) -> str:
     """A hash of the source that produced a result: the gameai package, the experiment
-    scripts and their committed position suites. Computed from the files, not from git, so
-    it identifies the code of an installed copy too; it changes whenever any of them does."""
+    scripts (with ``experiment``, that experiment's module and those it imports) and their
+    committed position suites. Computed from the files, not from git, so it identifies the
+    code of an installed copy too; it changes whenever any of them does."""
     package = Path(package).resolve() if package is not None else Path(__file__).resolve().parent
     experiments = Path(experiments).resolve() if experiments is not None else experiments_folder()
     digest = hashlib.sha256()
-    for key, path in sorted(_code_files(package, experiments).items()):
+    for key, path in sorted(_code_files(package, experiments, experiment).items()):
         data = path.read_bytes()
         digest.update(f"{key}\0{len(data)}\0".encode())
         digest.update(data)

@@ -32,7 +32,7 @@ def test_minimal_tree_experiment_writes_results_and_claims(tmp_path, monkeypatch
     assert len(claims) == 2
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["seed"] == 3 and manifest["config"]["experiment"] == "minimal_tree"
-    assert manifest["code_fingerprint"] == code_fingerprint() and manifest["commit"] == manifest["git_commit"]
+    assert manifest["code_fingerprint"] == code_fingerprint(experiment="minimal_tree") and manifest["commit"] == manifest["git_commit"]
     assert (out / "figure.png").stat().st_size > 10_000
     report = write_report(tmp_path).read_text()
     assert report.count("| minimal_tree |") == len(claims)

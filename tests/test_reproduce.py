@@ -169,10 +169,31 @@ def test_the_fingerprint_is_of_the_files_the_same_installed_and_checked_out(tmp_
     assert code_fingerprint(*checkout) != today
 
 
+def test_an_experiments_fingerprint_covers_its_own_scripts_and_what_they_import_only(tmp_path):
+    ignore = shutil.ignore_patterns("__pycache__")
+    shutil.copytree(ROOT / "gameai", tmp_path / "gameai", ignore=ignore)
+    shutil.copytree(ROOT / "experiments", tmp_path / "experiments", ignore=ignore)
+    where = (tmp_path / "gameai", tmp_path / "experiments")
+    before = {name: code_fingerprint(*where, experiment=name) for name in EXPERIMENTS}
+    assert len(set(before.values())) == len(EXPERIMENTS)
+
+    def changed(path):
+        path.write_text(path.read_text() + "\n# changed\n")
+        after = {name: code_fingerprint(*where, experiment=name) for name in EXPERIMENTS}
+        return {name for name in EXPERIMENTS if after[name] != before[name]}
+
+    assert changed(where[1] / "strength.py") == {"strength"}
+    before = {name: code_fingerprint(*where, experiment=name) for name in EXPERIMENTS}
+    assert changed(where[1] / "intervals.py") >= {"ablation"}  # imported by ablation
+    assert "strength" not in changed(where[1] / "intervals.py")
+    before = {name: code_fingerprint(*where, experiment=name) for name in EXPERIMENTS}
+    assert changed(where[0] / "search" / "__init__.py") == set(EXPERIMENTS)  # the package: all
+
+
 def test_an_experiment_manifest_names_its_commit_and_code_fingerprint(tmp_path):
     res = common.Results("minimal_tree", tmp_path / "minimal_tree")
     m = res.manifest({"full": False}, 1)
-    assert m["code_fingerprint"] == code_fingerprint()
+    assert m["code_fingerprint"] == code_fingerprint(experiment="minimal_tree")
     assert m["commit"] == m["git_commit"] and m["commit"].split("+")[0] in \
         subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout
     assert json.loads((res.dir / "manifest.json").read_text())["code_fingerprint"] == m["code_fingerprint"]

@@ -101,12 +101,12 @@ def _check(args, pkg: ModuleType, common: ModuleType, names: list[str]) -> int:
         raise SpecError(f"--check {root}: no such folder")
     # a folder that holds full results (or is the headline) is only ever refreshed by --full
     full = args.full or root.resolve() == headline.resolve() or bool(common.full_runs(root, strict=False))
-    fingerprint = code_fingerprint()
-    print(f"checking {root.resolve()} against today's code (fingerprint {fingerprint}), "
+    print(f"checking {root.resolve()} against today's code (a fingerprint per experiment: the "
+          f"gameai package, its own scripts and the position suites), "
           f"expecting {common.setting_text(full, args.seed)}")
     differ = []
     for name in names:
-        reason = common.stale_reason(root / name, full, args.seed, fingerprint)
+        reason = common.stale_reason(root / name, full, args.seed, code_fingerprint(experiment=name))
         if reason is None:
             m = common.read_manifest(root / name)
             print(f"  {name}: matches (made at commit {(m.get('commit') or 'unknown')[:12]})")
@@ -134,15 +134,14 @@ def run(args) -> int:
     root = common.resolve_root(args.out, args.resume, args.full)
     resume = args.resume is not None
     common.prepare_root(root, full=args.full, resume=resume, names=names)
-    fingerprint = code_fingerprint()
-
     setting = common.setting_text(args.full, args.seed)
     where = args.backend + (f" at {scheduler}" if scheduler else "")
     print(f"writing to {root.resolve()} ({setting}; jobs on {where})" + (" (resuming)" if resume else ""))
     todo, total, unknown = [], 0.0, []
     for name in names:
         module = importlib.import_module(f"{pkg.__name__}.{name}")
-        if resume and common.stale_reason(root / name, args.full, args.seed, fingerprint) is None:
+        if resume and common.stale_reason(root / name, args.full, args.seed,
+                                       code_fingerprint(experiment=name)) is None:
             print(f"  {name:<17} finished with this setting and code: skipped")
             continue
         seconds = estimate(module, args.full)
