@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from experiments import ablation, enhancements, intervals, suites
+from experiments import ablation, intervals, suites
 
 FS = shutil.which(suites.FAIRY_STOCKFISH) or shutil.which("fairy-stockfish")
 
@@ -145,14 +145,3 @@ def test_a_search_that_ends_early_is_excluded_from_its_cell():
                        "label": ["x", "y", "x", "y"], "complete": [True, False, True, True]})
     ok, bad = ablation.completed(df)
     assert set(ok.position) == {"b"} and len(bad) == 1
-
-
-def test_enhancements_run_on_a_tiny_setting(tmp_path, monkeypatch):
-    monkeypatch.setattr(enhancements, "QUICK", {"positions": 2, "depth": {"xiangqi": 2, "gomoku": 1},
-                                                "history_depth": {"xiangqi": 2, "gomoku": 1}, "plies": 2})
-    claims = enhancements.run(False, 1, tmp_path)
-    assert len(claims) >= 9
-    df = pd.read_parquet(tmp_path / "table.parquet")
-    assert set(df.table) == {"id", "aspiration", "mtdf", "tt", "history", "captures", "parts", "quiescence"}
-    # MTD(f) makes at least one pass per iteration; a coarser grain changes the values searched
-    assert (df[(df.table == "mtdf") & (df.setting == "mtdf")].passes_per_iteration >= 1).all()
