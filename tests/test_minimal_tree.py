@@ -1,5 +1,7 @@
 """The minimal tree (cheapest Knuth-Moore proof) against the closed form, an independent
 brute-force minimum, and every fixed-depth searcher without a TT."""
+# Kept at the root of tests/ (not tests/search/) while the committed minimal_tree results
+# cite this path; it moves with the next rerun of that experiment.
 import itertools
 import math
 

@@ -16,7 +16,7 @@ from gameai.errors import RecordError, SpecError
 from gameai.tournament import records
 from gameai.tournament.runner import TournamentConfig, run_tournament
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _cfg(**kw):

@@ -241,7 +241,7 @@ def test_pointweight_selfplay_renju_games_are_legal():
     """Ten seeded renju games of the 002 player: black never plays a forbidden point, every
     game ends with a five (checked by an independent scan), a full board, or black left
     with only forbidden points."""
-    from tests.test_gomoku import brute_winner
+    from tests.games.test_gomoku import brute_winner
     for seed in range(10):
         p0, p1 = gameai.make_player("pointweight"), gameai.make_player("pointweight")
         p0.new_game(seed)

@@ -1,5 +1,6 @@
 """The external-engine player: notation, options, info lines, resets, limits, and faults
-that must never hang a run (fake engines in tests/fake_uci.py and tests/fake_gomocup.py)."""
+that must never hang a run (fake engines in tests/engines/fake_uci.py and
+tests/engines/fake_gomocup.py)."""
 from __future__ import annotations
 
 import os
@@ -119,7 +120,7 @@ def test_bad_engine_parameters_raise_spec_errors_naming_them():
 def test_the_engine_player_does_not_import_the_engine_servers():
     code = ("import sys, gameai.players.engine; "
             "assert not any(m.startswith('gameai.engine') for m in sys.modules), sorted(sys.modules)")
-    subprocess.run([PY, "-c", code], check=True, env={**os.environ, "PYTHONPATH": str(HERE.parent)})
+    subprocess.run([PY, "-c", code], check=True, env={**os.environ, "PYTHONPATH": str(HERE.parents[1])})
 
 
 # -- options, variant, handshake order ----------------------------------------------------

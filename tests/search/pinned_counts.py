@@ -4,9 +4,9 @@ The claim pinned here is "the search core refactor changes nothing" (not correct
 ``tests/data/pinned_counts.json`` holds every counter, value, move and PV computed by
 the code at commit 3a18d49 (before the core refactor), regenerated with::
 
-    PYTHONPATH=$PWD /work/venv/bin/python -m tests.pinned_counts > tests/data/pinned_counts.json
+    PYTHONPATH=$PWD /work/venv/bin/python -m tests.search.pinned_counts > tests/data/pinned_counts.json
 
-``tests/test_pinned_counts.py`` recomputes them and requires equality.
+``tests/search/test_pinned_counts.py`` recomputes them and requires equality.
 """
 from __future__ import annotations
 

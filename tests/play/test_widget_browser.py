@@ -112,7 +112,7 @@ def test_in_jupyterlab_itself(driver, tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
     lab = subprocess.Popen([sys.executable, "-m", "jupyterlab", "--allow-root", "--no-browser",
                             "--ip=127.0.0.1", f"--port={port}", "--IdentityProvider.token=",
                             "--ServerApp.password=", "--LabApp.expose_app_in_browser=True",

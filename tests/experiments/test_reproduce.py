@@ -23,7 +23,7 @@ from gameai.errors import SpecError
 from gameai.manifest import code_fingerprint
 from gameai.tournament.runner import TournamentConfig
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PKG = experiments_package().__name__
 strength = importlib.import_module(f"{PKG}.strength")
 common = importlib.import_module(f"{PKG}._common")

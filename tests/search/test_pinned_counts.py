@@ -1,6 +1,6 @@
 """The search core refactor changes nothing: today's counts for today's switches.
 
-Expected figures come from the pre-refactor code (see ``tests/pinned_counts.py`` for the
+Expected figures come from the pre-refactor code (see ``tests/search/pinned_counts.py`` for the
 suite and the command that generated ``tests/data/pinned_counts.json``).
 """
 import json
@@ -10,7 +10,7 @@ import pytest
 
 from pinned_counts import POSITIONS, SPECS, case_id, compute
 
-PINNED = json.loads((Path(__file__).parent / "data" / "pinned_counts.json").read_text())
+PINNED = json.loads((Path(__file__).parents[1] / "data" / "pinned_counts.json").read_text())
 CASES = [(g, p, d) for g, p, d in POSITIONS]
 
 

@@ -1,6 +1,6 @@
 """backend=compiled gives exactly the Python reference's numbers (issue 13, item 2).
 
-Every searcher spec of the pinned suite (``tests/pinned_counts.py``) and the v2 switches,
+Every searcher spec of the pinned suite (``tests/search/pinned_counts.py``) and the v2 switches,
 on the pinned positions and seeded random positions of every game that has a kernel:
 every counter, the value, the move, the PV and every per-iteration row must be equal.
 Then two consecutive searches sharing a TT/history/killers, node limits (the same abort
@@ -17,7 +17,7 @@ import gameai
 from gameai.compiled import AVAILABLE, KERNELS, REASON
 from gameai.compiled.jit import numba
 from gameai.search.stats import Limits
-from pinned_counts import POSITIONS, SPECS
+from tests.search.pinned_counts import POSITIONS, SPECS
 
 pytestmark = pytest.mark.skipif(not AVAILABLE, reason=f"backend=compiled not tested: {REASON}")
 

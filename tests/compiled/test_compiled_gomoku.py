@@ -2,7 +2,7 @@
 readable implementation): after every push and pop of seeded random games, the move
 list (in order), the noisy list, the key, the result code, Renju's forbidden judgement on
 every empty point and the evaluators' values must be equal. Also the published Renju
-forbidden-point positions of tests/test_renju.py, judged by the kernel.
+forbidden-point positions of tests/games/test_renju.py, judged by the kernel.
 """
 import random
 
@@ -12,7 +12,7 @@ import pytest
 import gameai
 from gameai.compiled import AVAILABLE, REASON
 from gameai.games.gomoku_rules import EMPTY
-from test_renju import ALPHAGOMOKU, REALCORE, diagram, rc_moves, rc_point
+from tests.games.test_renju import ALPHAGOMOKU, REALCORE, diagram, rc_moves, rc_point
 
 pytestmark = pytest.mark.skipif(not AVAILABLE, reason=f"compiled backend not tested: {REASON}")
 

@@ -4,7 +4,7 @@ The Python game (:mod:`gameai.games.xiangqi`) is the independent reference: afte
 push and pop along seeded random lines (with captures, checks, repetitions and perpetual
 checks) the kernel must give the same move lists in the same order, noisy lists, key,
 result code, in_check, repeated, mvv_lva, history keys, evaluator values and piece
-sets. Perft is also checked against the published counts ``tests/test_xiangqi.py`` uses.
+sets. Perft is also checked against the published counts ``tests/games/test_xiangqi.py`` uses.
 
 Without numba the kernel's functions run as plain Python (``gameai.compiled.jit`` is
 then the identity), so the same checks still run; the fixture's id says which ran.
@@ -21,7 +21,7 @@ from gameai.compiled import jit as jitmod
 from gameai.compiled import xiangqi as K
 from gameai.games.xiangqi import NULL_MOVE, START_FEN
 
-from test_xiangqi import CPW_POSITIONS, FSF_ENDGAME, FSF_MIDGAME, _biased_choice
+from tests.games.test_xiangqi import CPW_POSITIONS, FSF_ENDGAME, FSF_MIDGAME, _biased_choice
 
 BACKEND = "numba" if compiled.AVAILABLE else "python-fallback"
 EVALS = ("xiangqi.pst", "xiangqi.material")

@@ -11,7 +11,7 @@ from gameai.errors import RecordError
 from gameai.games.gomoku_records import read_psq, write_psq
 from gameai.records import read_pgn, read_pgn_games, read_record, write_pgn, write_record
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 # published with the game in the xiangqi.js README (see tests/data/README.md)
 PUBLISHED_FINAL_FEN = "3akc3/9/4ba3/r7p/P1bC5/9/8P/3AB1N2/4K1nR1/2B6 b - - 16 63"
 

@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.engine,
               pytest.mark.skipif(not os.access(FSF, os.X_OK),
                                  reason=f"Fairy-Stockfish not installed ({FSF}); "
                                         "apt-get install fairy-stockfish")]
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 
 
 def _perft1(p: EnginePlayer, state) -> set[str]:
