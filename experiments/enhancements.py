@@ -74,14 +74,16 @@ The old setting searched Xiangqi to 5 and Gomoku to 4 everywhere.
    ``alphabeta+history+tt+killers+id``, ordered depth. Reported: same root value rate.
 10. ``lmr`` (Xiangqi; Heinz 2000): late-move reductions cut them. The same with ``lmr``.
 11. ``quiescence`` (Xiangqi; Beal 1990): the cost of a capture-only quiescence search at
-    the horizon, nodes ``alphabeta+history+tt+id+quiescence`` / without, by depth.
-    Reported, not judged (the source states no bound to test).
+    the horizon, nodes ``alphabeta+history+tt+id+mvv_lva+quiescence`` / without, by depth.
+    Both order captures first by MVV-LVA: a quiescence search that tries captures in
+    generation order explodes (on one suite position, 61 million nodes at depth 6 against
+    1.5 million with MVV-LVA). Reported, not judged (the source states no bound to test).
 
 Dropped: MTD(f) against NegaScout in leaves (the ablation experiment's contrast 4 now).
 
 **Budget.** :func:`estimate` is the measured CPU seconds of every full-setting job of one
 position (:data:`CPU_S_PER_POSITION`, from :func:`measure_cost`), times the positions, over
-the local cores: about 25 minutes on 2 cores, nine tenths of it the Xiangqi searches at depth 8.
+the local cores: about 24 minutes on 2 cores, nine tenths of it the Xiangqi searches at depth 8.
 The plain Gomoku configurations stop at depth 4 and the Python ones two plies below
 the ordered ones because a ply more of either would cost more than the rest together.
 
@@ -131,6 +133,9 @@ GRAIN = 50                    #: the coarse evaluation of the MTD(f) grain claim
 TT_SLOTS = 1 << 10            #: the "too small" table of the replacement claim
 DOC_KEEP = {"xiangqi": False, "gomoku": True}   #: the 000 document's history lifetime
 ORDERED = "history=true,tt=true,id=true"
+#: the quiescence cost: with / without, both ordering captures by MVV-LVA (in the
+#: quiescence search as in the main one; in generation order the capture search explodes)
+QUIESCENCE = ("alphabeta+history+tt+id+mvv_lva+quiescence", "alphabeta+history+tt+id+mvv_lva")
 
 SOURCES = {
     "id": "Slate & Atkin 1977, Chess 4.5; Korf 1985, Depth-first iterative-deepening",
@@ -189,8 +194,10 @@ def configs(game: str) -> list[dict]:
             {"label": "alphabeta+history+tt+killers+id+nullmove", "family": "ordered",
              "spec": base + ",nullmove=true{tail})"},
             {"label": "alphabeta+history+tt+killers+id+lmr", "family": "ordered", "spec": base + ",lmr=true{tail})"},
-            {"label": "alphabeta+history+tt+id+quiescence", "family": "ordered",
-             "spec": "alphabeta(depth={depth}," + ORDERED + ",quiescence=true{tail})"},
+            {"label": "alphabeta+history+tt+id+mvv_lva", "family": "ordered",
+             "spec": "alphabeta(depth={depth}," + ORDERED + ",mvv_lva=true{tail})"},
+            {"label": "alphabeta+history+tt+id+mvv_lva+quiescence", "family": "ordered",
+             "spec": "alphabeta(depth={depth}," + ORDERED + ",mvv_lva=true,quiescence=true{tail})"},
         ]
     return out
 
@@ -301,25 +308,28 @@ def run_jobs(todo: list[tuple], desc: str | None = NAME) -> list[dict]:
     return [row for rows in pmap(_run_job, todo, batch_size=2, desc=desc, unit="search") for row in rows]
 
 
-#: CPU seconds every full-setting job of one position costs: ``measure_cost(game)``, the
-#: mean over the first two positions of each pool, each position's jobs run one after
-#: another in one process (``time.process_time``; compiled kernels loaded from the disk
-#: cache first), on this 2-core machine. Measured with the ordered Xiangqi configurations at
-#: depth 8: Xiangqi 173.2 and 52.5 s (at depth 7: 22.9 and 12.1 s); Gomoku 4.3 and 6.8 s.
-#: The spread between positions is wide (a factor 3 here), so the estimate is a mean, not
-#: a bound.
-CPU_S_PER_POSITION = {"xiangqi": 112.9, "gomoku": 5.6}
+#: CPU seconds every full-setting job of one position costs: the mean of
+#: ``measure_cost(game, range(n))`` over EVERY position of the full setting (each
+#: position's jobs run one after another in one process, ``time.process_time``, compiled
+#: kernels loaded from the disk cache first; two such processes side by side on this
+#: 2-core machine, as in a run). Xiangqi: 24 positions, 28 to 358 s (total 2,533 s);
+#: Gomoku: 32 positions, 3 to 20 s (total 323 s). The spread is a factor 13, so a mean
+#: over two positions (the old constant's basis) cannot be trusted.
+CPU_S_PER_POSITION = {"xiangqi": 105.6, "gomoku": 10.1}
 #: wall seconds a full run costs besides its jobs (imports, worker start-up, loading the
 #: compiled kernels in each worker, the figures): a full run on 2 + 2 positions took 35.5 s
 #: wall on 2 cores against 23 s of jobs by the constants above
 STARTUP_S = 15.0
 
 
-def measure_cost(game: str, indices=(0, 1), setting: dict | None = None) -> list[float]:
-    """CPU seconds (``time.process_time``) of every job of positions ``indices`` of
-    ``game`` in ``setting`` (default FULL), run one after another in this process after a
-    warm-up (so the compiled kernels are loaded, as in a worker)."""
+def measure_cost(game: str, indices=None, setting: dict | None = None) -> list[float]:
+    """CPU seconds (``time.process_time``) of every job of positions ``indices`` (default:
+    every position of the setting) of ``game`` in ``setting`` (default FULL), run one after
+    another in this process after a warm-up (so the compiled kernels are loaded, as in a
+    worker)."""
     setting = setting or FULL
+    if indices is None:
+        indices = range(setting["positions"][game])
     one = {**setting, "positions": {g: max(indices) + 1 for g in GAMES}}
     _warm_up(one)
     todo = [j for j in jobs(one) if j[1][0] == game]
@@ -480,8 +490,8 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     q = _quiescence(df, setting)
     claims.append(Claim(NAME, SOURCES["beal"], "xiangqi: a capture-only quiescence search at the horizon costs "
                         "a bounded factor of extra nodes (reported, not judged: the source states no bound)",
-                        "xiangqi, nodes alphabeta+history+tt+id+quiescence / alphabeta+history+tt+id per "
-                        "position, geometric mean by depth: "
+                        f"xiangqi, nodes {QUIESCENCE[0]} / {QUIESCENCE[1]} per position, geometric "
+                        "mean by depth: "
                         + ", ".join(f"depth {int(r.depth)} {r.ratio:.2f} (n={int(r.n)})" for r in q.itertuples()),
                         None, cmd))
     summary = pd.DataFrame(rows)
@@ -510,7 +520,7 @@ def _warm_up(setting: dict) -> None:
 def _quiescence(df: pd.DataFrame, setting: dict) -> pd.DataFrame:
     rows = []
     for d in range(1, setting["depth"]["xiangqi"]["ordered"] + 1):
-        r, _ = paired(df, "xiangqi", "alphabeta+history+tt+id+quiescence", "alphabeta+history+tt+id", "nodes", d)
+        r, _ = paired(df, "xiangqi", *QUIESCENCE, "nodes", d)
         if len(r):
             rows.append({"depth": d, "ratio": geo(r), "n": len(r)})
     return pd.DataFrame(rows, columns=["depth", "ratio", "n"])
@@ -538,7 +548,7 @@ def _figures(res: Results, summary: pd.DataFrame, q: pd.DataFrame) -> None:
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("depth")
     ax.set_ylabel("nodes with / without quiescence (geometric mean)")
-    ax.set_title("Xiangqi: quiescence search cost\n(alpha-beta + TT + history + ID)", fontsize=9)
+    ax.set_title("Xiangqi: quiescence search cost\n(alpha-beta + TT + history + ID + MVV-LVA)", fontsize=9)
     fig.tight_layout()
     res.figure(fig, "quiescence")
 

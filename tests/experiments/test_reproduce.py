@@ -101,7 +101,7 @@ def test_the_wheel_installs_gameai_only(wheel):
 
 
 @pytest.mark.slow
-def test_an_installed_gameai_writes_results_to_out_or_the_current_folder(wheel, tmp_path):
+def test_an_installed_gameai_writes_quick_results_to_out_or_the_current_folder(wheel, tmp_path):
     site = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
                    check=True)
@@ -113,8 +113,8 @@ def test_an_installed_gameai_writes_results_to_out_or_the_current_folder(wheel, 
     assert where.startswith(str(site))
     cmd = [sys.executable, "-m", "gameai.cli", "reproduce", "--only", "minimal_tree"]
     subprocess.run(cmd, cwd=work, env=env, check=True, capture_output=True)
-    assert json.loads((work / "results" / "minimal_tree" / "claims.json").read_text())
-    assert (work / "results" / "README.md").exists()
+    assert json.loads((work / "results-quick" / "minimal_tree" / "claims.json").read_text())
+    assert (work / "results-quick" / "README.md").exists()     # the quick smoke test's own folder
     subprocess.run(cmd + ["--out", str(tmp_path / "elsewhere")], cwd=work, env=env, check=True,
                    capture_output=True)
     assert (tmp_path / "elsewhere" / "minimal_tree" / "table.parquet").exists()
