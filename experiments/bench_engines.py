@@ -115,9 +115,9 @@ def main(argv: list[str] | None = None) -> int:
 def verdict(row: dict) -> str:
     """The goal's rule, fixed before any game is played: "shown" when the trinomial 95%
     Elo interval lies wholly above 0 (score above 50%), "refuted" when wholly below,
-    otherwise "undecided" (more games needed, or an unbounded interval from a one-sided
-    score)."""
-    lo, hi = row["elo"] - row["elo_error"], row["elo"] + row["elo_error"]
+    otherwise "undecided" (more games needed). A score of 0 or 1 is judged by its one-sided
+    95% bound (:func:`gameai.tournament.stats.one_sided_bound`)."""
+    lo, hi = row["elo_low"], row["elo_high"]
     return "shown" if lo > 0 else "refuted" if hi < 0 else "undecided"
 
 
@@ -125,9 +125,14 @@ def _print_row(label: str, seed: str, games: list, ours: str, fsf: str, move_s, 
     from gameai.tournament.standings import pairing_rows
     row = pairing_rows(games, order=[ours, fsf])[0]
     print(f"{label:>22} {seed:>6} {row['wins']:>3}-{row['draws']}-{row['losses']:<3} "
-          f"{row['score']:>6.3f} {row['elo']:>+9.0f} ± {row['elo_error']:<8.0f} "
-          f"{row['penta_elo']:>+8.0f} ± {row['penta_error']:<7.0f} {row['faults']:>6} "
+          f"{row['score']:>6.3f} {row['elo']:>+9.0f} {_error(row, 'elo'):<10} "
+          f"{row['penta_elo']:>+8.0f} {_error(row, 'penta'):<9} {row['faults']:>6} "
           f"{move_s.mean():>7.2f} {game_s:>7.1f}  {verdict(row)}", flush=True)
+
+
+def _error(row: dict, model: str) -> str:
+    """``± 163`` or, for a score of 0 or 1, the one-sided bound (``< -317``)."""
+    return row[f"{model}_bound"] or f"± {row[f'{model}_error']:.0f}"
 
 
 def _move_seconds(result, ours: str):

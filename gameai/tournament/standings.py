@@ -74,13 +74,16 @@ def pairing_rows(games: Iterable[dict[str, Any]], sprt: SPRT | None = None,
         pen = elo_pentanomial(penta)
         row = {"pairing": pi, "player": a, "opponent": b, "games": len(gs),
                "wins": w, "draws": d, "losses": l_, "score": (w + d / 2) / len(gs),
-               "elo": tri.elo, "elo_error": tri.error,
+               "elo": tri.elo, "elo_error": tri.error, "elo_low": tri.low, "elo_high": tri.high,
+               "elo_bound": tri.bound_text(),
                "penta": " ".join(map(str, penta)), "penta_elo": pen.elo, "penta_error": pen.error,
+               "penta_bound": pen.bound_text(),
                "los": los(w, l_),
                "faults": sum(map(_forfeit, gs))}
         if forfeits_only(gs):  # undefined, not +-inf: nobody's strength was measured
-            row.update(elo=math.nan, elo_error=math.nan, penta_elo=math.nan,
-                       penta_error=math.nan, los=math.nan)
+            row.update(elo=math.nan, elo_error=math.nan, elo_low=math.nan, elo_high=math.nan,
+                       elo_bound="", penta_elo=math.nan, penta_error=math.nan, penta_bound="",
+                       los=math.nan)
         if sprt is not None:
             llr = sprt.llr_pentanomial(penta) if sum(penta) else sprt.llr_trinomial(w, d, l_)
             row["llr"] = llr
@@ -158,10 +161,16 @@ def render(games: list[dict[str, Any]], sprt: SPRT | None = None,
     if sprt is not None:
         cols += ["llr", "sprt"]
     out.append("")
-    out.append(format_table(pairs, cols))
+    # a pairing whose interval reaches a score of 0 or 1 shows its one-sided bound ("< -317")
+    # where a +-error would be infinite
+    shown = [{**r, "elo_error": r["elo_bound"] or r["elo_error"],
+              "penta_error": r["penta_bound"] or r["penta_error"]} for r in pairs]
+    out.append(format_table(shown, cols))
     out.append("Elo: logistic. Players: maximum-likelihood fit, pool mean 0, +-1.96 SE. Pairings:"
                " 95% interval, trinomial as cutechess-cli, pentanomial over colour-swapped pairs"
-               " (penta = pairs scoring 0,1/2,1,3/2,2 for the player).")
+               " (penta = pairs scoring 0,1/2,1,3/2,2 for the player). An error column"
+               " reading '< x' or '> x' is a one-sided 95% bound (Clopper-Pearson): the score"
+               " reached 0 or 1, where a two-sided interval has no finite end.")
     if any(r["faults"] == r["games"] for r in pairs):
         out.append("n/a: undefined. A pairing whose every game was forfeited (faults = games: a"
                    " player crashed, could not start or played illegally) measures no strength,"

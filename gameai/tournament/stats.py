@@ -25,6 +25,13 @@ so ``elo(s) = -400 * log10(1/s - 1)``):
   ``s1 = s(elo1)`` and the sample mean/variance above (per game for trinomial, per pair
   for pentanomial), ``LLR = N (s1 - s0) (2 mu - s0 - s1) / (2 var)``; stop accepting H1
   when ``LLR >= log((1-beta)/alpha)``, accepting H0 when ``LLR <= log(beta/(1-alpha))``.
+* **One-sided bounds.** When the normal interval of the score reaches 0 or 1 (a 0-20 or
+  1-19 match) its Elo end is infinite and says nothing. The estimate then carries the
+  one-sided 95% bound on the other side instead: Clopper & Pearson's (1934) exact binomial
+  bound on the points ``k = mu n`` out of ``n`` (``Beta(0.95; k+1, n-k)`` above,
+  ``Beta(0.05; k, n-k+1)`` below). A score bounded in [0, 1] spreads at most as a binomial
+  one of the same mean (draws only narrow it), so the bound is conservative. With no
+  point at all it is ``1 - 0.05**(1/n)``: 0-20 gives a score below 0.139, Elo below -318.
 
 The unit tests compare these functions with figures published by cutechess-cli, fastchess
 and fishtest runs (see tests/test_elo.py).
@@ -63,11 +70,22 @@ class EloEstimate:
     high: float
     score: float
     n: int  # games (trinomial) or pairs (pentanomial)
+    #: True when the two-sided interval reached a score of 0 or 1: then only one of
+    #: ``low``/``high`` is finite, the one-sided 95% bound (module docstring)
+    one_sided: bool = False
 
     def __str__(self) -> str:
         if self.n == 0:
             return "n/a"
+        if self.one_sided:
+            return self.bound_text()
         return f"{self.elo:+.1f} +/- {self.error:.1f}"
+
+    def bound_text(self) -> str:
+        """The one-sided bound as text, ``"< -318"`` or ``"> +224"`` (empty if two-sided)."""
+        if not self.one_sided:
+            return ""
+        return f"< {self.high:+.0f}" if math.isfinite(self.high) else f"> {self.low:+.0f}"
 
 
 def _estimate(values: tuple[float, ...], counts: list[int]) -> EloEstimate:
@@ -78,8 +96,21 @@ def _estimate(values: tuple[float, ...], counts: list[int]) -> EloEstimate:
     var = sum(c * (v - mu) ** 2 for v, c in zip(values, counts)) / n
     se = math.sqrt(var / n)
     lo, hi = score_to_elo(mu - Z95 * se), score_to_elo(mu + Z95 * se)
-    err = (hi - lo) / 2 if math.isfinite(hi - lo) else math.inf
-    return EloEstimate(score_to_elo(mu), err, lo, hi, mu, n)
+    if math.isfinite(hi - lo):
+        return EloEstimate(score_to_elo(mu), (hi - lo) / 2, lo, hi, mu, n)
+    low, high = one_sided_bound(mu, n)
+    return EloEstimate(score_to_elo(mu), math.inf, low, high, mu, n, one_sided=True)
+
+
+def one_sided_bound(mu: float, n: int, alpha: float = 0.05) -> tuple[float, float]:
+    """``(low, high)`` Elo: the exact one-sided ``1 - alpha`` bound on the side away from
+    the nearer end of the score range, the other side infinite (Clopper & Pearson 1934 on
+    ``k = mu n`` points of ``n``; module docstring)."""
+    from scipy.stats import beta
+    k = mu * n
+    if mu <= 0.5:
+        return -math.inf, score_to_elo(float(beta.ppf(1 - alpha, k + 1, n - k)))
+    return score_to_elo(float(beta.ppf(alpha, k, n - k + 1))), math.inf
 
 
 def elo_trinomial(wins: int, draws: int, losses: int) -> EloEstimate:

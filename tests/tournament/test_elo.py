@@ -139,3 +139,34 @@ def test_sign_test_exact_binomial():
     assert (d.better_a, d.better_b, d.p_sign) == (2, 0, 0.5)
     with pytest.raises(ValueError, match="equally long"):
         paired_difference([1, 0], [1])
+
+
+def test_a_one_sided_score_gives_a_one_sided_bound_not_an_infinite_error():
+    # Clopper & Pearson (1934) one-sided 95% bounds: 0 of 20 -> below 1 - 0.05**(1/20) =
+    # 0.1391; 1 of 20 -> below 0.2161 (the exact binomial tables' figure)
+    nil, one = elo_trinomial(0, 0, 20), elo_trinomial(1, 0, 19)
+    assert nil.one_sided and one.one_sided
+    assert nil.high == pytest.approx(score_to_elo(1 - 0.05 ** (1 / 20)))
+    assert one.high == pytest.approx(score_to_elo(0.2161), abs=0.1)
+    assert nil.low == -math.inf and str(nil) == f"< {nil.high:+.0f}" == "< -317"
+    assert str(one) == "< -224"
+    # the mirror image: all the points
+    full = elo_trinomial(20, 0, 0)
+    assert full.one_sided and full.low == pytest.approx(-nil.high) and str(full) == "> +317"
+    # an interval with two finite ends stays two-sided
+    even = elo_trinomial(10, 0, 10)
+    assert not even.one_sided and even.bound_text() == "" and "+/-" in str(even)
+
+
+def test_standings_print_the_bound_of_a_lost_match():
+    from gameai.tournament.standings import render
+    games = [{"game_id": i, "pairing": 0, "pair": i // 2, "player0": "a" if i % 2 == 0 else "b",
+              "player1": "b" if i % 2 == 0 else "a", "score0": float(i % 2 == 1),
+              "winner": i % 2, "faulty": -1, "reason": "five", "error": ""}
+             for i in range(20)]
+    text = render(games, order=["a", "b"])
+    pairing = text.split("\n\n")[1]
+    row = pairing.splitlines()[2].split()
+    # the error columns: the trinomial and the pentanomial (10 lost pairs) one-sided bounds
+    assert row[row.index("-inf") + 1:row.index("-inf") + 3] == ["<", "-317"]
+    assert "< -183" in pairing and "one-sided 95% bound" in text
