@@ -415,6 +415,12 @@ class EnginePlayer:
         self._game_ready = True
 
     # -- player protocol ------------------------------------------------------------
+    def prepare(self, state) -> None:
+        """Set the game up (options, ``ucinewgame``, ``isready``/``readyok``, or Gomocup's
+        ``START``) before the first timed move, so its clock measures only the move."""
+        if not self._game_ready:
+            self._prepare(state)
+
     def choose(self, state, limits=None) -> Decision:
         lim = limits_dict(limits) or self.limits or ({} if self.clock else {"time": DEFAULT_MOVE_TIME})
         if not self._game_ready:  # (an engine that died mid-game is a crash, not restarted)

@@ -23,5 +23,10 @@ class Player(Protocol):
     def choose(self, state) -> Decision:
         """Pick a move for the side to move; ``state`` must be unchanged afterwards."""
 
+    # Optional: ``prepare(state)``, called once a game after ``new_game`` and before the
+    # first timed move, does what would otherwise fall on that move's clock (compiling a
+    # kernel, starting an engine and waiting for its ``readyok``). Players without it
+    # need no preparation.
+
     def close(self) -> None:
         """Release resources (external processes)."""

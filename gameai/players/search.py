@@ -56,6 +56,13 @@ class SearchPlayer:
         else:
             self.searcher.new_game()
 
+    def prepare(self, state) -> None:
+        """Compile (or load) and fault in a compiled searcher now, off the first move's
+        clock (:meth:`gameai.search.negamax.Searcher.prepare`); nothing for the others."""
+        prepare = getattr(self.searcher, "prepare", None)
+        if prepare is not None:
+            prepare(state)
+
     def choose(self, state, limits=None) -> Decision:
         lim = limits_dict(limits) or self.limits
         result = self.searcher.search(state, lim)

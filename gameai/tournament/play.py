@@ -138,6 +138,9 @@ def play_game(task: GameTask) -> dict[str, Any]:
             try:
                 players[side] = _acquire(task.players[side])
                 players[side].new_game(task.seed + side)
+                prepare = getattr(players[side], "prepare", None)
+                if prepare is not None:   # compile, start, handshake: off the move clock
+                    prepare(state)
             except Exception as exc:  # a player that cannot even start loses
                 winner, faulty = 1 - side, side
                 reason = getattr(exc, "reason", "player-error")

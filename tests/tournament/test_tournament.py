@@ -301,3 +301,50 @@ def test_balanced_random_openings_respect_the_eval_bound():
     balanced = random_openings(game, 6, 5, seed=3, balance=bound)
     for op in balanced:
         assert abs(ev(gameai.load_game(game, moves=" ".join(op)))) <= bound
+
+
+class _SlowToPrepare(_FarPlayer):
+    """Records its calls; its preparation takes longer than any move may."""
+
+    def __init__(self):
+        self.calls = []
+
+    def new_game(self, seed):
+        self.calls.append("new_game")
+
+    def prepare(self, state):
+        import time
+        self.calls.append(("prepare", state.key))
+        time.sleep(0.5)
+
+    def choose(self, state):
+        self.calls.append("choose")
+        return super().choose(state)
+
+
+def test_players_are_prepared_once_a_game_off_the_move_clock(monkeypatch):
+    from gameai.tournament import play
+    from gameai.tournament.schedule import GameTask
+    real, made = play.make_player, []
+    monkeypatch.setattr(play, "make_player",
+                        lambda spec: made.append(_SlowToPrepare()) or made[-1] if spec == "slow" else real(spec))
+    task = GameTask(game_id=0, game="gomoku", players=("slow", "random"), names=("slow", "random"),
+                    pairing=0, pair=0, opening_id=0, opening=("h8", "h9"), seed=1, max_plies=8)
+    rec = play.play_game(task)
+    assert rec["game"]["faulty"] == -1, rec["game"]["error"]
+    calls = made[0].calls
+    # prepared once, on the position after the opening, before its first move
+    after_opening = gameai.load_game("gomoku", moves="h8 h9").key
+    assert calls[:2] == ["new_game", ("prepare", after_opening)] and sum(c[0] == "prepare" for c in calls if isinstance(c, tuple)) == 1
+    assert calls[2:] == ["choose"] * 3
+    ours = [m for m in rec["moves"] if m["player"] == "slow"]
+    assert len(ours) == 3 and ours[0]["time_s"] < 0.5   # the half second of preparing is not on it
+
+
+def test_a_compiled_search_player_prepares_its_searcher(monkeypatch):
+    from gameai.players.search import SearchPlayer
+    p = SearchPlayer("alphabeta(depth=2)")
+    seen = []
+    monkeypatch.setattr(p.searcher, "prepare", lambda state: seen.append(state.name))
+    p.prepare(gameai.load_game("xiangqi"))
+    assert seen == ["xiangqi"]
