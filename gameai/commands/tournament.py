@@ -10,6 +10,9 @@ def add_parser(sub):
     p.add_argument("--game", required=True, help="game spec, e.g. gomoku or xiangqi")
     p.add_argument("--player", action="append", required=True, dest="players", metavar="SPEC",
                    help="player or searcher spec (repeat; at least two)")
+    p.add_argument("--name", action="append", dest="names", metavar="NAME",
+                   help="a short name for the standings and records, the k-th --name for the "
+                        "k-th --player (default: the spec, or its name= parameter)")
     p.add_argument("--games", type=int, default=2,
                    help="games per pairing (openings x 2 colours; default 2)")
     p.add_argument("--format", choices=("roundrobin", "gauntlet"), default="roundrobin",
@@ -43,7 +46,8 @@ def run(args) -> int:
         game=args.game, players=list(args.players), games=args.games, seed=args.seed,
         format=args.format, opening_plies=args.opening_plies, openings_file=args.openings_file,
         depth=args.depth, nodes=args.nodes, time=args.time,
-        max_plies=args.max_plies or None, sprt=args.sprt, opening_balance=args.opening_balance)
+        max_plies=args.max_plies or None, sprt=args.sprt, opening_balance=args.opening_balance,
+        names=args.names)
     r = run_tournament(cfg, args.out, jobs=args.jobs, backend=args.backend,
                        scheduler=args.scheduler, progress=not args.no_progress)
     print(f"records: {r.out}/games.parquet, moves.parquet, manifest.json, standings.csv, "

@@ -58,6 +58,7 @@ class TournamentConfig:
     max_plies: Annotated[int, Range(1, 10 ** 6)] | None = 400
     sprt: str | None = None  # "elo0,elo1[,alpha,beta]"; only for two-player matches
     opening_balance: float | None = None  # redraw random openings with |eval| above this
+    names: list[str] | None = None  # short names for the first players (--name), in order
 
     def __post_init__(self) -> None:
         check_fields(self, "tournament")
@@ -69,7 +70,10 @@ class TournamentConfig:
 
     def fingerprint(self) -> str:
         """Hash of everything that shapes the game list (not jobs/backend/progress)."""
-        text = json.dumps(asdict(self), sort_keys=True)
+        fields = asdict(self)
+        if fields["names"] is None:   # folders made before names existed resume unchanged
+            del fields["names"]
+        text = json.dumps(fields, sort_keys=True)
         if self.openings_file:
             try:
                 text += Path(self.openings_file).read_text()
@@ -95,7 +99,7 @@ def make_tasks(cfg: TournamentConfig) -> list[GameTask]:
     openings = read_openings(cfg.openings_file, cfg.game) if cfg.openings_file else None
     return build_schedule(cfg.game, cfg.players, cfg.games, cfg.seed, cfg.format,
                           cfg.opening_plies, openings, cfg.limits(), cfg.max_plies,
-                          cfg.opening_balance)
+                          cfg.opening_balance, cfg.names)
 
 
 def _joblib_results(tasks: list[GameTask], jobs: int) -> Iterator[dict[str, Any]]:
@@ -248,7 +252,7 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
         check_scheduler(scheduler)
     out = Path(out)
     tasks = make_tasks(cfg)  # validates specs' games/openings before touching the folder
-    order = unique_names(cfg.players)
+    order = unique_names(cfg.players, cfg.names)
     fp = cfg.fingerprint()
     man_path = out / "manifest.json"
     had_manifest = man_path.exists()

@@ -63,11 +63,19 @@ def display_name(spec: str) -> str:
     return str(name) if name else spec
 
 
-def unique_names(specs: list[str]) -> list[str]:
-    """Player names (:func:`display_name`), with ``#2``, ``#3`` appended to repeats."""
+def unique_names(specs: list[str], names: list[str] | None = None) -> list[str]:
+    """Player names: ``names[i]`` where given (``--name``), else :func:`display_name`, with
+    ``#2``, ``#3`` appended to repeats. ``SpecError`` for more names than players or an
+    empty name."""
+    names = list(names or [])
+    if len(names) > len(specs):
+        raise SpecError(f"{len(names)} names for {len(specs)} players: at most one name a player")
+    for n in names:
+        if not isinstance(n, str) or not n.strip():
+            raise SpecError(f"a player name must be a non-empty text, got {n!r}")
     seen: dict[str, int] = {}
     out = []
-    for s in map(display_name, specs):
+    for s in names + [display_name(spec) for spec in specs[len(names):]]:
         seen[s] = seen.get(s, 0) + 1
         out.append(s if seen[s] == 1 else f"{s}#{seen[s]}")
     return out
@@ -155,7 +163,8 @@ def build_schedule(game: str, players: list[str], games: int, seed: int,
                    openings: list[tuple[str, ...]] | None = None,
                    limits: dict[str, Any] | None = None,
                    max_plies: int | None = None,
-                   opening_balance: float | None = None) -> list[GameTask]:
+                   opening_balance: float | None = None,
+                   names: list[str] | None = None) -> list[GameTask]:
     """The full game list: per pairing ``games`` games, openings in colour-swapped pairs.
 
     Game ids run pairing by pairing, opening by opening, so the order of play (and the
@@ -165,7 +174,7 @@ def build_schedule(game: str, players: list[str], games: int, seed: int,
         raise SpecError(f"games (per pairing) must be at least 1, got {games}")
     for spec in players:
         check_player_spec(spec)
-    names = unique_names(players)
+    names = unique_names(players, names)
     pairs = pairings(len(players), fmt)
     n_open = (games + 1) // 2
     if openings is None:

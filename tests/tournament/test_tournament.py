@@ -348,3 +348,21 @@ def test_a_compiled_search_player_prepares_its_searcher(monkeypatch):
     monkeypatch.setattr(p.searcher, "prepare", lambda state: seen.append(state.name))
     p.prepare(gameai.load_game("xiangqi"))
     assert seen == ["xiangqi"]
+
+
+def test_short_names_name_the_players_in_records_and_standings(tmp_path, capsys):
+    from gameai.cli import main
+    long = "alphabeta(depth=2,history=true,tt=true,killers=true)"
+    out = tmp_path / "t"
+    rc = main(["tournament", "--game", "tictactoe", "--player", long, "--name", "ab2",
+               "--player", "random", "--games", "2", "--jobs", "1", "--no-progress", "--out", str(out)])
+    text = capsys.readouterr().out
+    assert rc == 0 and long not in text and "ab2" in text
+    import pyarrow.parquet as pq
+    games = pq.read_table(out / "games.parquet").to_pylist()
+    assert {g["player0"] for g in games} | {g["player1"] for g in games} == {"ab2", "random"}
+    with pytest.raises(gameai.SpecError, match="3 names for 2 players"):
+        from gameai.tournament.schedule import unique_names
+        unique_names(["a", "b"], ["x", "y", "z"])
+    assert unique_names(["random", "random"], ["r"]) == ["r", "random"]
+    assert unique_names(["random", "random"], ["random"]) == ["random", "random#2"]
