@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import queue
+import re
 import select
 import shlex
 import signal
@@ -560,10 +561,15 @@ class EnginePlayer:
                 self._write(f"{x},{y},{1 if side == me else 2}")
             self._write("DONE")
         deadline = _time.monotonic() + self._move_window(lim)
+        info: dict[str, Any] = {}
+        value = None
         while True:
             line = self._read(deadline).strip()
             head = line.split(" ", 1)[0].upper()
-            if head in ("MESSAGE", "DEBUG", "SUGGEST") or not line:
+            if head == "MESSAGE":
+                value = parse_gomocup_message(line[len("MESSAGE"):], info, value)
+                continue
+            if head in ("DEBUG", "SUGGEST") or not line:
                 continue
             if head in ("ERROR", "UNKNOWN"):
                 raise EngineFault("engine-error", line)
@@ -576,7 +582,7 @@ class EnginePlayer:
             except GameError as exc:  # parse_move validates (occupied, forbidden, off-board)
                 raise EngineFault("illegal-move", f"{x},{y}: {exc}") from None
             self._sent = moves + [move]
-            return Decision(move, None, {})
+            return Decision(move, value, info)
 
     def _expect_ok(self, deadline: float, fail: bool = True) -> bool:
         while True:
@@ -646,6 +652,73 @@ def mate_value(moves: int) -> int:
     if moves > 0:
         return MATE - (2 * moves - 1)
     return -(MATE - 2 * -moves)
+
+
+_SCALE = {"": 1, "k": 10 ** 3, "m": 10 ** 6, "g": 10 ** 9, "b": 10 ** 9}
+_NUMBER = re.compile(r"^(-?\d+(?:\.\d+)?)([kmgb]?)$", re.IGNORECASE)
+_DURATION = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|min)?$", re.IGNORECASE)
+
+
+def _count(text: str) -> int | None:
+    """``12345``, ``120K``, ``1.5M`` -> an integer (None if it is not one)."""
+    m = _NUMBER.match(text.strip())
+    return None if m is None else int(float(m.group(1)) * _SCALE[m.group(2).lower()])
+
+
+def _seconds(text: str, unit: str = "ms") -> float | None:
+    """``996ms``, ``1.2s``, ``2min`` or a bare number in ``unit`` -> seconds."""
+    m = _DURATION.match(text.strip())
+    if m is None:
+        return None
+    return float(m.group(1)) * {"ms": 1e-3, "s": 1.0, "min": 60.0}[(m.group(2) or unit).lower()]
+
+
+def parse_gomocup_message(text: str, info: dict[str, Any], value):
+    """Pick depth/seldepth/nodes/time and the value out of a Gomocup ``MESSAGE`` line, as
+    the UCI ``info`` lines are (:func:`_parse_info`); a later message overrides an earlier
+    one, so the last finished iteration's figures are recorded. Returns the value.
+
+    Two forms are read: Rapfi's default ``Depth 12-20 | Eval 35 | Node 1.5M | Time 996ms``
+    (fields split by ``|``, the depth as ``depth-seldepth``, counts with K/M/G suffixes),
+    and the UCI-like one of Rapfi's ``MESSAGEMODE 1`` and of ``gameai engine``:
+    ``depth 12-20 ev 35 n 1.5M tm 996 pv ...`` or ``depth 9 seldepth 14 ev 35 nodes 81234
+    time 996 pv ...``, whose proven results read ``ev win in 3 plies`` (``MATE - 3``).
+    Anything else (free text) changes nothing."""
+    words = text.replace("|", " ").split()
+    i = 0
+    while i + 1 < len(words):
+        key, arg = words[i].lower(), words[i + 1]
+        i += 2
+        if key == "depth":
+            d, _, sel = arg.partition("-")
+            if d.isdigit():
+                info["depth"] = int(d)
+                if sel.isdigit():
+                    info["seldepth"] = int(sel)
+        elif key == "seldepth" and arg.isdigit():
+            info["seldepth"] = int(arg)
+        elif key in ("eval", "ev"):
+            rest = words[i:i + 3]
+            if arg in ("win", "loss") and len(rest) >= 2 and rest[0] == "in" and rest[1].isdigit():
+                plies = int(rest[1])   # gameai engine's "ev win in 3 plies": a mate score
+                value = MATE - plies if arg == "win" else -(MATE - plies)
+                i += 3 if rest[2:] == ["plies"] else 2
+                continue
+            v = _count(arg)
+            value = v if v is not None else value
+        elif key in ("node", "nodes", "n"):
+            n = _count(arg)
+            if n is not None:
+                info["nodes"] = n
+        elif key in ("time", "tm"):
+            s = _seconds(arg)
+            if s is not None:
+                info["time_s"] = s
+        elif key == "pv":
+            break   # board coordinates, not move text: not recorded
+        else:
+            i -= 1  # not a key with an argument: step one word
+    return value
 
 
 def _parse_info(words: list[str], info: dict[str, Any], value):

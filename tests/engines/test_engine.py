@@ -17,6 +17,7 @@ from gameai.engine.gomocup import GomocupServer
 from gameai.engine.notation import xiangqi_convert
 from gameai.engine.uci import UciServer
 from gameai.players.engine import EngineFault, EnginePlayer
+from gameai.search import MATE
 from gameai.tournament.runner import TournamentConfig, run_tournament
 
 PY = sys.executable
@@ -251,12 +252,38 @@ def test_engine_player_drives_our_uci_engine_subprocess(tmp_path, protocol):
 
 
 def test_engine_player_drives_our_gomocup_engine_subprocess(tmp_path):
-    cfg = TournamentConfig(game="gomoku", players=[_engine_spec("gomoku", "gomocup"), "random"],
+    cfg = TournamentConfig(game="gomoku", players=[_engine_spec("gomoku", "gomocup", player="negascout(depth=1)"), "random"],
                            games=2, seed=5, opening_plies=3, max_plies=40)
     r = run_tournament(cfg, tmp_path, jobs=1, progress=False, log=None)
     assert len(r.games) == 2
     assert all(g["faulty"] == -1 for g in r.games), [g["error"] for g in r.games]
     assert sum(g["plies"] for g in r.games) > 2 * 3 + 4  # the engine really played moves
+    # what the engine said in its MESSAGE lines lands in the records, as UCI info does
+    moves = __import__("pandas").read_parquet(tmp_path / "moves.parquet")
+    ours = moves[moves["player"] != "random"]
+    assert len(ours) > 0 and ours["depth"].notna().all() and (ours["nodes"] > 0).all()
+    assert ours["value"].notna().all()
+
+
+@pytest.mark.parametrize("line, value, info", [
+    # Rapfi's default messages (search output of Rapfi's public source, MsgMode NORMAL)
+    ("Depth 12-20 | Eval 35 | Time 996ms | h8 i9", 35, {"depth": 12, "seldepth": 20, "time_s": 0.996}),
+    ("Speed 1.2M | Depth 9-15 | Eval -120 | Node 1.5M | Time 1.2s", -120,
+     {"depth": 9, "seldepth": 15, "nodes": 1_500_000, "time_s": 1.2}),
+    # Rapfi's UCI-like mode and gameai engine's own
+    ("depth 12-20 ev 35 n 120K n/ms 1200 tm 996 pv 7,7 8,8", 35,
+     {"depth": 12, "seldepth": 20, "nodes": 120_000, "time_s": 0.996}),
+    ("depth 9 seldepth 14 ev 35 nodes 81234 nps 90000 time 996 pv 7,7", 35,
+     {"depth": 9, "seldepth": 14, "nodes": 81234, "time_s": 0.996}),
+    ("depth 3 seldepth 3 ev loss in 2 plies nodes 87 nps 1 time 52", -(MATE - 2),
+     {"depth": 3, "seldepth": 3, "nodes": 87, "time_s": pytest.approx(0.052)}),
+    ("OptiTime 950ms | MaxTime 4s", None, {}),          # free text changes nothing
+    ("the engine is thinking", None, {}),
+])
+def test_gomocup_messages_give_depth_nodes_time_and_value(line, value, info):
+    from gameai.players.engine import parse_gomocup_message
+    got: dict = {}
+    assert parse_gomocup_message(line, got, None) == value and got == info
 
 
 def test_engine_player_drives_our_ucci_xiangqi_engine_subprocess(tmp_path):
