@@ -24,16 +24,11 @@ or ends on a mate score, drops its position from every contrast that uses it (co
 the claim as ``excluded``).
 
 **Backends.** Every configuration runs on the compiled backend (``backend=compiled``:
-the same node counts as the Python reference; the switches used here were each tried)
-except two, which replace a part of the searcher from Python and so cannot run compiled:
-the coarsened evaluator of the MTD(f) grain claim (the compiled core refuses it: "has no
-compiled form", a SpecError) and the always-replace transposition table (a Python table;
-the compiled table has one replacement scheme and no hook, the search fails). Both sides of
-those two contrasts run on the Python backend, two plies shallower than the
-ordered configurations (about 20 times slower a node).
+the same node counts as the Python reference, which the compiled tests check switch by
+switch, ``grain`` and ``tt_replace`` included).
 
 **Depths** (full setting; Xiangqi / Gomoku): "ordered" configurations (with a TT)
-8 / 6; "plain" ones (no TT) 6 / 4; the history lines (12 plies) 5 / 4; the Python ones 5 / 4.
+8 / 6; "plain" ones (no TT) 6 / 4; the history lines (12 plies) 5 / 4.
 The old setting searched Xiangqi to 5 and Gomoku to 4 everywhere.
 
 **The claims and their contrasts** (per game unless marked Xiangqi; numerator / denominator):
@@ -48,13 +43,14 @@ The old setting searched Xiangqi to 5 and Gomoku to 4 everywhere.
    50 in Xiangqi (half a pawn, the searcher's default), 250 in Gomoku (half a closed
    three, 500). Reported: re-searches per search.
 3. ``grain`` (Plaat, Schaeffer, Pijls & de Bruin 1996): a coarser evaluation needs fewer
-   MTD(f) passes. MTD(f) passes summed over the iterations to the Python depth, evaluation
-   rounded to multiples of 50 / the evaluation itself (MTD(f) with TT, history, ID; Python).
+   MTD(f) passes. MTD(f) passes summed over the iterations to the ordered depth, evaluation
+   rounded to multiples of 50 (``grain=50``) / the evaluation itself (MTD(f) with TT,
+   history, ID).
    Reported: passes per iteration at each grain.
 4. ``tt_replace`` (Breuker, Uiterwijk & van den Herik 1994): with a table too small for the
    search, depth-preferred replacement beats always-replace. Nodes of
    ``alphabeta+history+tt+id`` with a 1,024-slot depth-preferred table (the library's) /
-   the same with an always-replace table, Python depth (Python).
+   the same with an always-replace table (``tt_replace=always``), ordered depth.
 5. ``history_inc`` (the 000 document): the increment ``1 << depth`` orders better than
    ``depth^2``. Nodes summed over the decisions of one game line (``plies`` consecutive
    positions from the suite position, moves from a fixed driver, ``alphabeta+history+tt+id``),
@@ -84,8 +80,8 @@ Dropped: MTD(f) against NegaScout in leaves (the ablation experiment's contrast 
 **Budget.** :func:`estimate` is the measured CPU seconds of every full-setting job of one
 position (:data:`CPU_S_PER_POSITION`, from :func:`measure_cost`), times the positions, over
 the local cores: about 24 minutes on 2 cores, nine tenths of it the Xiangqi searches at depth 8.
-The plain Gomoku configurations stop at depth 4 and the Python ones two plies below
-the ordered ones because a ply more of either would cost more than the rest together.
+The plain Gomoku configurations and the history lines stop where a ply more would cost
+more than the rest together.
 
 Quick (a smoke test of a few seconds on the Python backend, so nothing is compiled): 3
 positions a game, Xiangqi to depth 3 and Gomoku to 2, lines of 3 plies.
@@ -105,7 +101,6 @@ from matplotlib.ticker import MaxNLocator
 
 import gameai
 from gameai.search import MATE
-from gameai.search.tt import TranspositionTable, to_tt
 
 from . import suites
 from ._common import Claim, Results, cli, command_for, source
@@ -116,15 +111,15 @@ NAME = "enhancements"
 GAMES = ("xiangqi", "gomoku")
 
 #: per setting: positions per game; per game the depth of each family of configurations
-#: ("ordered": with a TT; "plain": without; "line": the history lines; "python": the two
-#: configurations the compiled core refuses); plies of a history line; the backend.
+#: ("ordered": with a TT; "plain": without; "line": the history lines); plies of a history
+#: line; the backend.
 QUICK = {"positions": {"xiangqi": 3, "gomoku": 3},
-         "depth": {"xiangqi": {"ordered": 3, "plain": 3, "line": 2, "python": 3},
-                   "gomoku": {"ordered": 2, "plain": 2, "line": 2, "python": 2}},
+         "depth": {"xiangqi": {"ordered": 3, "plain": 3, "line": 2},
+                   "gomoku": {"ordered": 2, "plain": 2, "line": 2}},
          "plies": 3, "backend": "python"}
 FULL = {"positions": {"xiangqi": 24, "gomoku": 32},
-        "depth": {"xiangqi": {"ordered": 8, "plain": 6, "line": 5, "python": 5},
-                  "gomoku": {"ordered": 6, "plain": 4, "line": 4, "python": 4}},
+        "depth": {"xiangqi": {"ordered": 8, "plain": 6, "line": 5},
+                  "gomoku": {"ordered": 6, "plain": 4, "line": 4}},
         "plies": 12, "backend": "compiled"}
 
 #: aspiration window per game, fixed before the data: half the smallest tactical unit
@@ -150,24 +145,9 @@ SOURCES = {
 }
 
 
-class AlwaysReplace(TranspositionTable):
-    """The simplest replacement scheme: every store overwrites its slot (compared with the
-    library's depth-preferred scheme; Breuker, Uiterwijk & van den Herik 1994)."""
-
-    def store(self, key, depth, flag, value, move, ply) -> None:
-        i = key & self.mask
-        if self.slots[i] is None:
-            self.used += 1
-        self.slots[i] = (key, depth, flag, to_tt(value, ply), move, self.age)
-
-
-def _coarse(ev, g: int):
-    return ev if g == 1 else (lambda state: g * round(ev(state) / g))
-
-
 def configs(game: str) -> list[dict]:
     """The searches of one position: label, spec (``{depth}``, ``{tail}`` the backend),
-    family (which depth), and for the Python-only ones the part replaced."""
+    family (which depth)."""
     w = WINDOW[game]
     out = [
         {"label": "alphabeta+history+tt", "family": "ordered", "spec": "alphabeta(depth={depth},history=true,tt=true{tail})"},
@@ -177,13 +157,13 @@ def configs(game: str) -> list[dict]:
          "spec": "negascout(depth={depth}," + ORDERED + f",aspiration=true,window={w}" + "{tail})"},
         {"label": "alphabeta", "family": "plain", "spec": "alphabeta(depth={depth}{tail})"},
         {"label": "alphabeta+id", "family": "plain", "spec": "alphabeta(depth={depth},id=true{tail})"},
-        {"label": "mtdf+history+tt+id", "family": "python", "spec": "mtdf(depth={depth},history=true)"},
-        {"label": f"mtdf+history+tt+id grain {GRAIN}", "family": "python", "spec": "mtdf(depth={depth},history=true)",
-         "grain": GRAIN},
-        {"label": "alphabeta+history+tt+id depth-preferred", "family": "python",
-         "spec": "alphabeta(depth={depth}," + ORDERED + ")", "tt": "depth"},
-        {"label": "alphabeta+history+tt+id always-replace", "family": "python",
-         "spec": "alphabeta(depth={depth}," + ORDERED + ")", "tt": "always"},
+        {"label": "mtdf+history+tt+id", "family": "ordered", "spec": "mtdf(depth={depth},history=true{tail})"},
+        {"label": f"mtdf+history+tt+id grain {GRAIN}", "family": "ordered",
+         "spec": "mtdf(depth={depth},history=true,grain=" + str(GRAIN) + "{tail})"},
+        {"label": "alphabeta+history+tt+id depth-preferred", "family": "ordered",
+         "spec": "alphabeta(depth={depth}," + ORDERED + f",tt_size={TT_SLOTS}" + "{tail})"},
+        {"label": "alphabeta+history+tt+id always-replace", "family": "ordered",
+         "spec": "alphabeta(depth={depth}," + ORDERED + f",tt_size={TT_SLOTS},tt_replace=always" + "{tail})"},
     ]
     if game == "xiangqi":
         base = "alphabeta(depth={depth}," + ORDERED + ",killers=true"
@@ -215,16 +195,7 @@ def _search(game: str, pos: str, spec_text: str, cfg: dict, depth: int, backend:
     experiment checks), a fixed-depth one a single row."""
     s = suites.state(game, spec_text)
     tail = "" if backend == "python" else f",backend={backend}"
-    searcher = gameai.make_searcher(cfg["spec"].format(depth=depth, tail=tail))
-    grain = cfg.get("grain", 1)
-    if grain != 1:                # coarsen this searcher's evaluator (an experiment-only switch)
-        coarse = _coarse(searcher.evaluator(s), grain)
-        searcher.evaluator = lambda state: coarse
-    if cfg.get("tt") == "always":
-        searcher.tt = AlwaysReplace(TT_SLOTS)
-    elif cfg.get("tt") == "depth":
-        searcher.tt = TranspositionTable(TT_SLOTS)
-    r = searcher.search(s)
+    r = gameai.make_searcher(cfg["spec"].format(depth=depth, tail=tail)).search(s)
     st = r.stats
     if "id=true" in cfg["spec"] or cfg["spec"].startswith("mtdf"):
         rows = [_row(game, pos, cfg["label"], it["depth"], it, it["value"], i + 1, True)
@@ -287,15 +258,13 @@ def jobs(setting: dict) -> list[tuple]:
         depth = setting["depth"][g]
         for name, spec in suites.load(g, setting["positions"][g]).items():
             for cfg in configs(g):
-                fam = cfg["family"]
-                backend = "python" if fam == "python" else setting["backend"]
-                out.append((_search, (g, name, spec, cfg, depth[fam], backend)))
+                out.append((_search, (g, name, spec, cfg, depth[cfg["family"]], setting["backend"])))
             out.append((_history_line, (g, name, spec, depth["line"], setting["plies"], setting["backend"])))
-    def order(job):                       # the Python searches and the lines are the dear ones
+    def order(job):                       # the lines are the dear ones
         fn, args = job
         if fn is _history_line:
-            return (1, -args[3])
-        return (0 if args[3]["family"] == "python" else 2, -args[4])
+            return (0, -args[3])
+        return (1, -args[4])
     return sorted(out, key=order)
 
 
@@ -380,10 +349,10 @@ def contrasts(game: str) -> list[tuple]:
          "(NegaScout with TT, history, ID)"), "negascout+history+tt+id+aspiration", "negascout+history+tt+id",
          "nodes", "ordered"),
         ("grain", "plaat", "a coarser evaluation needs fewer MTD(f) passes",
-         f"mtdf+history+tt+id grain {GRAIN}", "mtdf+history+tt+id", "passes", "python"),
+         f"mtdf+history+tt+id grain {GRAIN}", "mtdf+history+tt+id", "passes", "ordered"),
         ("tt_replace", "breuker", ("with a table too small for the search, a depth-preferred replacement "
          "scheme beats always-replace"), "alphabeta+history+tt+id depth-preferred",
-         "alphabeta+history+tt+id always-replace", "nodes", "python"),
+         "alphabeta+history+tt+id always-replace", "nodes", "ordered"),
         ("history_inc", "000", f"the history increment 1 << depth orders better than depth^2 (table {doc})",
          "history document", "history square", "nodes", "line"),
         ("history_keep", "000", f"the document's history table lifetime for {game} ({doc}) is the better one",
@@ -431,7 +400,7 @@ def _extras(df: pd.DataFrame, game: str, key: str, setting: dict) -> str:
     if key == "grain":
         parts = []
         for label in ("mtdf+history+tt+id", f"mtdf+history+tt+id grain {GRAIN}"):
-            sub = df[(df.game == game) & (df.label == label) & (df.depth == d["python"]) & df.complete]
+            sub = df[(df.game == game) & (df.label == label) & (df.depth == d["ordered"]) & df.complete]
             parts.append(f"{label.split()[-1] if 'grain' in label else 'grain 1'} "
                          f"{(sub.passes / sub.iterations).mean():.2f}")
         return "; reported: MTD(f) passes per iteration, " + ", ".join(parts)
@@ -500,7 +469,7 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     res.claims(claims)
     res.manifest({"full": full, "positions": {g: list(suites.load(g, setting["positions"][g])) for g in GAMES},
                   "suite_seed": suites.SEED, "depths": setting["depth"], "plies": setting["plies"],
-                  "backend": setting["backend"], "python_only": ["grain", "tt_replace"], "windows": WINDOW,
+                  "backend": setting["backend"], "windows": WINDOW,
                   "grain": GRAIN, "tt_slots": TT_SLOTS,
                   "verdict_rule": f"experiments/intervals.py (paired contrasts, Holm over {family})"}, seed)
     return claims

@@ -79,8 +79,8 @@ NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FMC, PROBES, HITS, TTCUTS, RES, PRU
     KILLERS, NOISY, EVASIONS, CHECK_EXT, NULLMOVE, LMR, IS_CAP, MVV, REPEAT, MDP, NEED_CHECK, \
     INLINE, ORDERING, MAX_PLY, ON_ROOT, POLLING, RESTRICT, \
     THREATS, THREAT_ORDER, THREAT_NODES, ROOT_REPLY, REPLIES, N_REPLIES, THREAT_FORCED, \
-    THREAT_EXT, EXT_LIMIT = range(59)
-NULL_AT = N_FIXED = 59          #: c[NULL_AT + ply]: null_at[ply]
+    THREAT_EXT, EXT_LIMIT, GRAIN, TT_ALWAYS = range(61)
+NULL_AT = N_FIXED = 61          #: c[NULL_AT + ply]: null_at[ply]
 # buf: moves [0, SCORES), their sort keys [SCORES, PVS), PV rows of PV_W: [length, moves...]
 # tt (gameai.compiled.memory.CompiledTT): rows [key, depth, generation + flag + 1, value,
 # move, age]; the last row holds the table's age, slots in use, index mask and generation
@@ -145,13 +145,14 @@ def _from_tt(v, ply):
 
 
 @jit(tag=_TAG, _nrt=False)
-def _tt_store(tt, key, depth, flag, value, move, ply):
-    """gameai.search.tt.TranspositionTable.store: depth-preferred with ageing."""
+def _tt_store(tt, key, depth, flag, value, move, ply, always):
+    """gameai.search.tt.TranspositionTable.store: depth-preferred with ageing, or
+    (``always``, ``tt_replace=always``) every store overwrites its slot."""
     meta = tt[-1]
     e = tt[key & meta[T_MASK]]
     if e[T_FLAG] <= meta[T_GEN]:
         meta[T_USED] += 1
-    elif e[T_EAGE] == meta[T_AGE] and e[T_DEPTH] > depth:
+    elif not always and e[T_EAGE] == meta[T_AGE] and e[T_DEPTH] > depth:
         return
     if value >= MATE_BOUND:
         value += ply
@@ -159,6 +160,16 @@ def _tt_store(tt, key, depth, flag, value, move, ply):
         value -= ply
     e[T_KEY], e[T_DEPTH], e[T_FLAG], e[T_VALUE], e[T_MOVE], e[T_EAGE] = \
         key, depth, meta[T_GEN] + flag + 1, value, move, meta[T_AGE]
+
+
+@jit(tag=_TAG, _nrt=False, inline="always")
+def _evaluate(G, E, c):
+    """The evaluation, coarsened to ``c[GRAIN]`` (:func:`gameai.search.core.coarse`)."""
+    v = game.evaluate(G, E)
+    g = c[GRAIN]
+    if g > 1:
+        v = (v + g // 2) // g * g
+    return v
 
 
 @jit(tag=_TAG, _nrt=False)
@@ -247,7 +258,7 @@ def qsearch(G, E, S, alpha, beta, ply, qd, top):
         n1 = game.gen_moves(G, buf, top)
     else:
         c[LEAVES] += 1
-        best = game.evaluate(G, E)
+        best = _evaluate(G, E, c)
         if best >= beta or qd <= 0:
             return best
         if best > alpha:
@@ -314,8 +325,8 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
                 return MATE - (ply + n)
         c[LEAVES] += 1
         if HAS_THREATS and c[THREATS]:      # double threats the lines miss (0 when off)
-            return game.evaluate(G, E) + _threat_shape(G, T)
-        return game.evaluate(G, E)
+            return _evaluate(G, E, c) + _threat_shape(G, T)
+        return _evaluate(G, E, c)
     # 3. mate-distance pruning: no line from here can beat a mate found nearer the root
     if c[MDP] and ply:
         if alpha < ply - MATE:
@@ -366,7 +377,7 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
     n1 = game.gen_moves(G, buf, n0)
     if n1 == n0:                        # not over, but nothing to play: a horizon
         c[LEAVES] += 1
-        return game.evaluate(G, E)
+        return _evaluate(G, E, c)
     marked = False                      # the threat facts are in T's scratch already
     if HAS_THREATS and c[THREAT_FORCED] and (ply or not c[RESTRICT]):
         n1 = _threat_forced(G, T, buf, n0, n1)     # only the replies the threats force
@@ -427,7 +438,7 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
                 v = 0                   # checked once counted, as the Python core (popped below)
             elif r < 0:
                 c[LEAVES] += 1
-                v = -game.evaluate(G, E)
+                v = -_evaluate(G, E, c)
             else:
                 c[TERMINALS] += 1
                 v = -_term_value(G, c, r, ply + 1)
@@ -489,7 +500,7 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
     if c[USE_TT] and c[GHI] == ghi0 and (ply or not c[RESTRICT]):
         # never a value that depends on the path (or on a root restriction)
         flag = UPPER if best <= a0 else LOWER if best >= beta else EXACT
-        _tt_store(tt, key, depth, flag, best, best_move, ply)
+        _tt_store(tt, key, depth, flag, best, best_move, ply, c[TT_ALWAYS])
     if not ply:
         c[ROOT_BEST] = best_move
     return best

@@ -119,6 +119,7 @@ def _config(o, state, kernel, c: np.ndarray, max_ply: int, on_root: bool) -> Non
                  (t.THREAT_ORDER, o.threat_order and getattr(kernel, "HAS_THREATS", False)),
                  (t.THREAT_FORCED, o.threat_forced and getattr(kernel, "HAS_THREATS", False)),
                  (t.THREAT_EXT, o.threat_extend if getattr(kernel, "HAS_THREATS", False) else 0),
+                 (t.GRAIN, o.grain), (t.TT_ALWAYS, o.tt_replace == "always"),
                  (t.MAX_PLY, max_ply), (t.ON_ROOT, on_root)):
         c[i] = int(v)
 

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Callable, Literal
 from ..errors import SpecError
 from ..games.protocol import fast_push
 from ..spec import Depth, Nodes, Range, Seconds, TTSize
-from .core import Abort, Search
+from .core import Abort, Search, coarse, coarsened
 from .ordering import History, Killers
 from .threats import QUIET_NODES, ThreatPart
 from .stats import INF, MATE, MATE_BOUND, Limits, SearchResult, SearchStats
@@ -54,9 +54,12 @@ class Searcher:
     """A configurable negamax searcher; registered as minimax, alphabeta, negascout, mtdf.
 
     Parameters (spec string or keywords): ``depth`` nominal depth; ``nodes``/``time``
-    limits; ``eval`` evaluator spec (default: the game's ``default_eval``);
-    ``pruning`` (false = minimax); ``scout`` (NegaScout); ``mtdf``; ``tt``, ``tt_size``,
-    ``exact_depth``; ``history``, ``history_key`` (piece|fromto), ``history_inc``
+    limits; ``eval`` evaluator spec (default: the game's ``default_eval``); ``grain``
+    (the evaluation rounded to the nearest multiple, :func:`~gameai.search.core.coarse`:
+    Plaat et al. 1996's grain, fewer MTD(f) passes); ``pruning`` (false = minimax);
+    ``scout`` (NegaScout); ``mtdf``; ``tt``, ``tt_size``, ``tt_replace`` (``depth``:
+    depth-preferred with ageing; ``always``: every store overwrites,
+    :mod:`gameai.search.tt`), ``exact_depth``; ``history``, ``history_key`` (piece|fromto), ``history_inc``
     (pow2|square), ``history_keep``; ``killers``; ``id``; ``aspiration``, ``window``;
     ``quiescence``, ``qdepth``; ``mate_ply`` (false scores every win as MATE, as
     OpenSpiel's +-1 returns do); ``threats``, ``threat_depth``, ``threat_vct_depth``,
@@ -91,7 +94,8 @@ class Searcher:
                  time: Seconds | None = None, clock: str | float | None = None,
                  eval: str | None = None, pruning: bool = True, scout: bool = False,
                  mtdf: bool = False, tt: bool = False, tt_size: TTSize = 1 << 20,
-                 exact_depth: bool = False, history: bool = False,
+                 tt_replace: Literal["depth", "always"] = "depth",
+                 grain: Annotated[int, Range(1, MATE)] = 1, exact_depth: bool = False, history: bool = False,
                  history_key: Literal["piece", "fromto"] = "piece",
                  history_inc: Literal["pow2", "square"] = "pow2", history_keep: bool = False,
                  killers: bool = False, id: bool = False, aspiration: bool = False,
@@ -118,7 +122,7 @@ class Searcher:
         self._depth_given = depth is not None
         depth = DEFAULT_DEPTH if depth is None else depth
         for name, v, hi in (("depth", depth, MAX_DEPTH), ("qdepth", qdepth, MAX_QDEPTH),
-                            ("window", window, MATE)):
+                            ("window", window, MATE), ("grain", grain, MATE)):
             lo = 0 if name == "qdepth" else 1
             if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
                 raise SpecError(f"searcher parameter {name} must be an integer in [{lo}, {hi}], "
@@ -132,6 +136,9 @@ class Searcher:
             raise SpecError("mtdf needs pruning=true (it is a null-window alpha-beta driver)")
         self.depth, self.nodes, self.time, self.eval_spec = depth, nodes, time, eval
         self.pruning, self.scout, self.mtdf = pruning, scout, mtdf
+        if tt_replace not in ("depth", "always"):
+            raise SpecError(f"tt_replace must be depth or always, got {tt_replace!r}")
+        self.grain, self.tt_replace = grain, tt_replace
         self.exact_depth, self.id, self.aspiration, self.window = exact_depth, id, aspiration, window
         self.quiescence, self.qdepth, self.mate_ply = quiescence, qdepth, mate_ply
         self.threats = None
@@ -155,7 +162,7 @@ class Searcher:
             self.tt, self.history, self.killers = memories(
                 tt, tt_size, (history_key, history_inc, history_keep) if history else None, killers)
         else:
-            self.tt = TranspositionTable(tt_size) if tt else None
+            self.tt = TranspositionTable(tt_size, always=tt_replace == "always") if tt else None
             self.history = History(history_key, history_inc, history_keep) if history else None
             self.killers = Killers() if killers else None
         if self.backend == "compiled" and self._depth_given:
@@ -178,7 +185,9 @@ class Searcher:
                                  ("threat_forced", self.threat_forced),
                                  *((f, getattr(self, f)) for f in SWITCHES)) if on]
         backend = ",backend=compiled" if self.backend == "compiled" else ""
-        return f"{kind}(depth={self.depth}{''.join(',' + f + '=true' for f in flags)}{backend})"
+        extra = (f",grain={self.grain}" if self.grain > 1 else "") + \
+            (",tt_replace=always" if self.tt is not None and self.tt_replace == "always" else "")
+        return f"{kind}(depth={self.depth}{''.join(',' + f + '=true' for f in flags)}{extra}{backend})"
 
     def new_game(self) -> None:
         """Forget everything learnt in the previous game (TT, history, killers, clock)."""
@@ -294,8 +303,11 @@ class Searcher:
             from ..compiled.search import CompiledSearch
             core = CompiledSearch
         # a clock or an outside stop is read at every node: overrun at most one node's work
+        ev = self.evaluator(state)          # the compiled core coarsens to the grain itself
+        if core is Search:
+            ev = coarsened(ev, self.grain)
         def new_run():
-            return core(self, state, self.evaluator(state), stop_check, max_depth=max_depth,
+            return core(self, state, ev, stop_check, max_depth=max_depth,
                         node_limit=node_limit,
                         check_every=1 if deadline is not None or stop is not None else 1024,
                         timed=time_limit is not None or soft_time is not None or stop is not None,
@@ -446,7 +458,7 @@ class Searcher:
         """One root search to depth ``d``: plain, aspiration window, or MTD(f) passes."""
         negamax = run.negamax
         if self.mtdf:
-            g = guess if guess is not None else run.ev(state)
+            g = guess if guess is not None else coarse(run.ev(state), self.grain)
             lower, upper, move, passes = -INF, INF, None, 0
             while lower < upper:
                 beta = g + 1 if g == lower else g

@@ -8,7 +8,9 @@ UPPER (failed low: true value <= value). Mate values are stored relative to the 
 Replacement scheme (one slot per index, "depth-preferred with ageing"): a new entry
 replaces the slot's entry unless that entry was written by the current ``search`` call
 with a greater depth (whatever position it holds). So the deepest results of the
-current search survive, and entries of earlier searches are recycled first.
+current search survive, and entries of earlier searches are recycled first. The
+searchers' ``tt_replace=always`` switches to the simplest scheme, where every store
+overwrites its slot (Breuker, Uiterwijk & van den Herik 1994 compare the two).
 """
 from __future__ import annotations
 
@@ -50,7 +52,7 @@ def from_tt(value: int, ply: int) -> int:
 class TranspositionTable:
     """``size`` slots (rounded up to a power of two); see the module docstring."""
 
-    def __init__(self, size: int = 1 << 20) -> None:
+    def __init__(self, size: int = 1 << 20, always: bool = False) -> None:
         limit = max_slots()
         if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= limit:
             from ..errors import SpecError
@@ -62,6 +64,7 @@ class TranspositionTable:
         self.slots: list = [None] * self.size
         self.age = 0
         self.used = 0
+        self.always = bool(always)         # always-replace instead of depth-preferred
 
     def clear(self) -> None:
         self.slots = [None] * self.size
@@ -84,7 +87,7 @@ class TranspositionTable:
         old = self.slots[i]
         if old is None:
             self.used += 1
-        elif old[5] == self.age and old[1] > depth:
+        elif not self.always and old[5] == self.age and old[1] > depth:
             return
         self.slots[i] = (key, depth, flag, to_tt(value, ply), move, self.age)
 

@@ -33,6 +33,11 @@ V2 = [
     "negascout(tt=true,id=true,aspiration=true,window=5,history=true,history_keep=true,"
     "history_key=fromto,repetition=true,qdepth=2,quiescence=true)",
     "alphabeta(mate_ply=false,tt=true,id=true,mate_distance=true)",
+    # the grain (every evaluation coarsened) and the always-replace table (small, so that
+    # slots are overwritten)
+    "mtdf(tt=true,id=true,history=true,grain=50)",
+    "alphabeta(tt=true,tt_size=64,tt_replace=always,id=true,history=true,quiescence=true,"
+    "mvv_lva=true,grain=7)",
 ]
 
 

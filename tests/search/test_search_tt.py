@@ -38,3 +38,42 @@ def test_tiny_table_still_exact_with_exact_depth():
     r = gameai.make_searcher("negascout(depth=5,tt=true,tt_size=4,exact_depth=true,id=true)").search(s)
     assert r.value == ref.value
     assert r.stats.tt_probes > 0
+
+
+def test_always_replace_overwrites_a_deeper_entry_of_the_same_search():
+    tt = TranspositionTable(8, always=True)
+    tt.store(3, 5, EXACT, 10, "deep", 0)
+    tt.store(3 + 8, 2, LOWER, 20, "shallow", 0)     # depth-preferred would keep "deep"
+    assert tt.probe(11)[4] == "shallow" and tt.probe(3) is None and tt.used == 1
+
+
+def test_tt_replace_changes_the_search_of_an_overflowing_table_not_its_value():
+    s = gameai.load_game("xiangqi")
+    counts = {}
+    for size in (16,):
+        for rule in ("depth", "always"):
+            r = gameai.make_searcher(f"alphabeta(depth=4,tt=true,tt_size={size},tt_replace={rule},"
+                                     "history=true,id=true)").search(s)
+            counts[size, rule] = r.stats.nodes, r.value
+    assert counts[16, "depth"][0] != counts[16, "always"][0]
+    with_exact = {rule: gameai.make_searcher(f"alphabeta(depth=4,tt=true,tt_size=16,tt_replace={rule},"
+                                             "exact_depth=true)").search(s).value
+                  for rule in ("depth", "always")}
+    plain = gameai.make_searcher("alphabeta(depth=4)").search(s).value
+    assert with_exact == {"depth": plain, "always": plain}    # either scheme keeps the value
+
+
+def test_grain_rounds_to_the_nearest_multiple_halves_up():
+    from gameai.search.core import coarse
+    assert [coarse(v, 50) for v in (24, 25, -25, -26, 74, 75, 0)] == [0, 50, 0, -50, 50, 100, 0]
+    assert coarse(37, 1) == 37
+
+
+def test_grain_coarsens_every_evaluation_on_both_backends():
+    s = gameai.load_game("xiangqi")
+    values = set()
+    for backend in ("python", "compiled"):
+        r = gameai.make_searcher(f"mtdf(depth=3,history=true,grain=50,backend={backend})").search(s)
+        values.add((r.value, r.stats.nodes))
+        assert r.value % 50 == 0
+    assert len(values) == 1
