@@ -17,8 +17,7 @@ A node does the steps of the Python core in the same order (read its docstring f
 5. null move;
 6. move generation and ordering (history sort, threats, killers, MVV-LVA, TT move, root move);
    at the root only the allowed moves (``root_moves``);
-7. the move loop: leaf children in place, threat extensions, LMR, NegaScout null windows and
-   re-searches;
+7. the move loop: leaf children in place, LMR, NegaScout null windows and re-searches;
 8. store: killers, history, TT (never after a path-dependent value).
 
 Every counter, every sort (stable, descending) and every table rule is the Python one,
@@ -58,10 +57,8 @@ else:                           # the plain module is only the template
 # the threat part: compiled only for a kernel that has it (stubs for the others)
 HAS_THREATS = bool(getattr(game, "HAS_THREATS", False))
 _threat_horizon = getattr(game, "threat_horizon", stubs.threat_horizon)
-_threat_shape = getattr(game, "threat_shape", stubs.threat_shape)
 _threat_order = getattr(game, "threat_order", stubs.threat_order)
 _threat_forced = getattr(game, "threat_forced", stubs.threat_forced)
-_threat_extend = getattr(game, "threat_extend", stubs.threat_extend)
 # the cache folder: per kernel, and per value of the constants frozen into the code
 _FROZEN = (LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, INF, MATE, MATE_BOUND, EXACT, LOWER, UPPER)
 _TAG = f"{_kernel}-{zlib.crc32(repr(_FROZEN).encode()):08x}"
@@ -79,8 +76,8 @@ NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FMC, PROBES, HITS, TTCUTS, RES, PRU
     KILLERS, NOISY, EVASIONS, CHECK_EXT, NULLMOVE, LMR, IS_CAP, MVV, REPEAT, MDP, NEED_CHECK, \
     INLINE, ORDERING, MAX_PLY, ON_ROOT, POLLING, RESTRICT, \
     THREATS, THREAT_ORDER, THREAT_NODES, ROOT_REPLY, REPLIES, N_REPLIES, THREAT_FORCED, \
-    THREAT_EXT, EXT_LIMIT, GRAIN, TT_ALWAYS = range(61)
-NULL_AT = N_FIXED = 61          #: c[NULL_AT + ply]: null_at[ply]
+    GRAIN, TT_ALWAYS = range(59)
+NULL_AT = N_FIXED = 59          #: c[NULL_AT + ply]: null_at[ply]
 # buf: moves [0, SCORES), their sort keys [SCORES, PVS), PV rows of PV_W: [length, moves...]
 # tt (gameai.compiled.memory.CompiledTT): rows [key, depth, generation + flag + 1, value,
 # move, age]; the last row holds the table's age, slots in use, index mask and generation
@@ -324,8 +321,6 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
             if n:
                 return MATE - (ply + n)
         c[LEAVES] += 1
-        if HAS_THREATS and c[THREATS]:      # double threats the lines miss (0 when off)
-            return _evaluate(G, E, c) + _threat_shape(G, T)
         return _evaluate(G, E, c)
     # 3. mate-distance pruning: no line from here can beat a mate found nearer the root
     if c[MDP] and ply:
@@ -412,12 +407,6 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
         if c[ROOT_FIRST] != NO_MOVE:
             _to_front(buf, n0, n1, c[ROOT_FIRST])
         on_root = c[ON_ROOT] != 0
-    ext = HAS_THREATS and c[THREAT_EXT] != 0 and (ply < c[EXT_LIMIT] or not ply)
-    if ext:                             # threat extensions: which moves make a four (three)
-        if not ply:                     # (no line goes past EXT_LIMIT + depth plies)
-            c[EXT_LIMIT] = min(2 * depth, c[MAX_PLY] - depth - 1)
-        _threat_extend(G, T, buf, c[SCORES], n0, n1,
-                       marked or (c[ORDERING] != 0 and c[THREAT_ORDER] != 0), c[THREAT_EXT])
     # 7. the move loop
     best = -INF
     best_move = NO_MOVE
@@ -444,8 +433,6 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
                 v = -_term_value(G, c, r, ply + 1)
         else:
             d1 = depth - 1
-            if ext and buf[c[SCORES] + n0 + i]:
-                d1 = depth              # the move makes a threat: the reply is forced
             red = 0
             if c[LMR] and i >= LMR_MIN_INDEX and depth >= LMR_MIN_DEPTH and not checked \
                     and not (game.HAS_CAPTURE and c[IS_CAP] and game.is_capture(G, m)):

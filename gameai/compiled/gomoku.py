@@ -9,12 +9,12 @@ from .gomoku_board import (FORBIDDEN_NAMES, HAS_CAPTURE, HAS_CHECK, HAS_NOISY, H
                            mvv_lva, perft, pop, pop_null, push, push_null, repeated, result,
                            side)
 from .gomoku_eval import evaluate, evaluator
-from .threats import threat_extend, threat_forced, threat_horizon, threat_order, threat_shape
+from .threats import threat_forced, threat_horizon, threat_order
 
 HAS_THREATS = True      #: the threat part of the core (threats, threat_order, threat_forced): gameai.compiled.threats
 
 __all__ = ["FORBIDDEN_NAMES", "HAS_CAPTURE", "HAS_CHECK", "HAS_NOISY", "HAS_NULL", "HAS_REPEAT",
            "HISTORY_SIZE", "MAX_MOVES", "evaluate", "evaluator", "forbidden", "gen_moves",
            "gen_noisy", "history_key", "in_check", "is_capture", "key", "load", "HAS_THREATS",
-           "threat_extend", "threat_forced", "threat_horizon", "threat_order", "threat_shape", "mvv_lva",
+           "threat_forced", "threat_horizon", "threat_order", "mvv_lva",
            "perft", "pop", "pop_null", "push", "push_null", "repeated", "result", "side"]

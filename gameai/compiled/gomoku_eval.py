@@ -75,7 +75,7 @@ def _make(ev, state):
         return None
     slots = 0
     if kind == K_PATTERNS:
-        params = (*ev._k, ev.weights.win, ev.weights.tempo)
+        params = (*ev._k, ev.weights.win)
         slots = 1 << MEMO_BITS
     elif kind == K_POSITION:
         params = tuple(position_table(state.geo))
@@ -300,8 +300,8 @@ def patterns(g, e):
         lin = -lin
     else:
         tm, to = tb, tw
-    five_m, o4_m, four_m, o3_m = tm & M15, (tm >> 15) & M15, (tm >> 30) & M15, tm >> 45
-    five_o, o4_o, four_o, o3_o = to & M15, (to >> 15) & M15, (to >> 30) & M15, to >> 45
+    five_m, o4_m, four_m = tm & M15, (tm >> 15) & M15, (tm >> 30) & M15
+    five_o, o4_o, four_o = to & M15, (to >> 15) & M15, (to >> 30) & M15
     win = e[EW + 7]
     if five_m:
         return win
@@ -311,12 +311,6 @@ def patterns(g, e):
         return win - 1
     if o4_o or four_o >= 2:
         return -(win // 2)
-    tempo = e[EW + 8]                        # gomoku_patterns.tempo_term
-    if tempo:
-        if not four_o and o3_m:
-            lin += tempo
-        elif (four_o and o3_o) or o3_o >= 2:
-            lin -= tempo
     return max(-win, min(win, lin))
 
 

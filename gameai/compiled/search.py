@@ -111,14 +111,12 @@ def _config(o, state, kernel, c: np.ndarray, max_ply: int, on_root: bool) -> Non
                  (t.CHECK_EXT, check_ext), (t.NULLMOVE, null), (t.LMR, o.lmr),
                  (t.IS_CAP, is_cap), (t.MVV, mvv), (t.REPEAT, repeat),
                  (t.MDP, o.mate_distance and o.mate_ply), (t.NEED_CHECK, need_check),
-                 (t.INLINE, not noisy and o.threats is None and not check_ext and not repeat
-                  and not (o.threat_extend and getattr(kernel, "HAS_THREATS", False))),
+                 (t.INLINE, not noisy and o.threats is None and not check_ext and not repeat),
                  (t.ORDERING, o.tt is not None or h is not None or o.killers is not None
                   or o.threat_order or mvv),
                  (t.THREATS, o.threats is not None),
                  (t.THREAT_ORDER, o.threat_order and getattr(kernel, "HAS_THREATS", False)),
                  (t.THREAT_FORCED, o.threat_forced and getattr(kernel, "HAS_THREATS", False)),
-                 (t.THREAT_EXT, o.threat_extend if getattr(kernel, "HAS_THREATS", False) else 0),
                  (t.GRAIN, o.grain), (t.TT_ALWAYS, o.tt_replace == "always"),
                  (t.MAX_PLY, max_ply), (t.ON_ROOT, on_root)):
         c[i] = int(v)
@@ -139,7 +137,7 @@ def _threat_arena(o, state, kernel) -> np.ndarray:
         arena = part.vcf.arena
         for sv, _plies, _budget in part.at_horizon:         # the TTs belong to this rule and size
             sv._bind(state)
-        arena.horizon(part.at_horizon, part.shape)
+        arena.horizon(part.at_horizon)
     else:
         if not _ORDER_ARENA:
             from .threats import Arena
@@ -171,9 +169,6 @@ def warm_up(o, state, ev, timed: bool = False) -> None:
     if o.threats is not None:               # the root's threat solvers run from Python
         from .threats import warm_up as threats_warm_up
         threats_warm_up()
-        if o.threats.pn:
-            from .threats_pn import warm_up as dfpn_warm_up
-            dfpn_warm_up()
     core = load_core(kernel_for(state).__name__.rsplit(".", 1)[1])
     if core.negamax.signatures:
         return
@@ -311,14 +306,10 @@ class CompiledSearch:
 
     def root_lost(self, move, plies: int) -> None:
         """Root ``move`` allows an opponent VCT of ``plies`` plies: the core scores it lost
-        from its next visit of the root on (the table is rewritten in place); 0: no longer
-        lost (``threat_swindle``)."""
+        from its next visit of the root on (the table is rewritten in place)."""
         r0, k = int(self.c[template.REPLIES]), int(self.c[template.N_REPLIES])
         old = dict(zip(self.c[r0:r0 + k].tolist(), self.c[r0 + k:r0 + 2 * k].tolist()))
-        if plies:
-            old[move] = plies
-        else:
-            old.pop(move, None)
+        old[move] = plies
         checked = sorted(old.items())
         if r0 + 2 * len(checked) > len(self.c):
             raise RuntimeError("no room for another root move's reply check")

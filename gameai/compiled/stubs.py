@@ -3,8 +3,8 @@
 The core compiles the calls only where a kernel's flag is True, but every name of the
 contract must exist; a kernel without checks, null moves, noise, captures or
 repetitions imports these (``from .stubs import in_check, ...``). The threat part's
-(``HAS_THREATS``: ``threat_horizon``, ``threat_shape``, ``threat_order``, ``threat_forced``,
-``threat_extend``) the core takes from here itself
+(``HAS_THREATS``: ``threat_horizon``, ``threat_order``, ``threat_forced``) the core takes
+from here itself
 when a kernel does not define them.
 """
 from __future__ import annotations
@@ -53,11 +53,6 @@ def threat_horizon(G, T, ply):
 
 
 @jit
-def threat_shape(G, T):
-    return 0
-
-
-@jit
 def threat_order(G, T, buf, sc, n0, n1, marked):
     pass
 
@@ -66,8 +61,3 @@ def threat_order(G, T, buf, sc, n0, n1, marked):
 def threat_forced(G, T, buf, n0, n1):
     return n1
 
-
-@jit
-def threat_extend(G, T, buf, sc, n0, n1, marked, level):
-    for j in range(n0, n1):
-        buf[sc + j] = 0

@@ -829,8 +829,6 @@ def new_fours(G, S, colour, p, placed):
 # compiled negamax core gets every threat solver of a searcher as ONE array argument
 A_MEMO, A_MEMO_LEN, A_LINES, A_CELLS, A_HBUF, A_HBUF_LEN, A_SCORE, A_NH, A_H = range(9)
 HDR = 32
-A_SHAPE = HDR - 1                   #: the horizon's shape weight (ThreatPart.shape; 0: none)
-A_SHAPE_SCR = HDR - 2               #: threat_shape's per-cell counts (all 0 between calls)
 H_WORDS = 7                         #: per horizon solver: c, tt, tt length, c2, tt2, plies, budget
 LINE_WORDS = 2 * 160                #: >= 2 * lines of the largest board
 HBUF_PLIES = 40                     #: the horizon's threat searches: plies the stack holds
@@ -886,9 +884,7 @@ _W_OPP = (1 << 19, 1 << 9, 1 << 15, 1 << 7)
 #: forced_replies' marks: own five-point, the opponent's five-point, a four-point of either
 #: colour, and (on no point: it only sets the returned flags) an opponent's three
 F_OWN5, F_OPP5, F_FOUR, F_THREE = 1, 2, 4, 8
-#: threat_extend's marks: a point where the side to move makes a four, a three
-F_MY4, F_MY3 = 16, 32
-_F_OWN = (F_OWN5, F_FOUR | F_MY4, 0, F_MY3)
+_F_OWN = (F_OWN5, F_FOUR, 0, 0)
 _F_OPP = (F_OPP5, F_FOUR, F_THREE, 0)
 #: a cell's scratch word: the ordering weights' sum below this bit (at most 4 lines x 2
 #: colours x 4 kinds x 2**20 < 2**26), the forced marks (or-ed) from it up
@@ -935,67 +931,6 @@ def _mark_facts(G, T):
 
 
 @jit
-def threat_shape(G, T):
-    """``shape_score(state, T[A_SHAPE])`` (0 when the weight is 0): the double-threat
-    points of each colour, counted in the arena's per-cell scratch (4-bit fields: Black's
-    fours, Black's threes, White's fours, White's threes), a scratch of its own that it
-    leaves all 0: every point counted is zeroed as it is read, so it is read once."""
-    weight = T[A_SHAPE]
-    if weight == 0:
-        return 0
-    g = G[0]
-    so, mo, ml, li = T[A_SHAPE_SCR], T[A_MEMO], T[A_MEMO_LEN], T[A_LINES]
-    memo = T[mo:mo + ml]
-    cells = T[T[A_CELLS]:T[A_CELLS] + 32]
-    exb, exw = g[H + EXB], g[H + EXW]
-    nl = g[H + NLINES]
-    five = False
-    for lid in range(nl):               # count each point's fours and threes per colour
-        s = facts(memo, g[CODES + lid], exb, exw, cells)
-        if not (memo[s + 1] | memo[s + 2] | memo[s + 3] | memo[s + 4]):
-            continue
-        st, dd = T[li + 2 * lid], T[li + 2 * lid + 1]
-        for colour in range(2):
-            w1, w2 = memo[s + 1 + 2 * colour], memo[s + 2 + 2 * colour]
-            if mask_of(w1, w2, colour, 0):
-                five = True
-            for kind in (1, 3):
-                mask = mask_of(w1, w2, colour, kind)
-                inc = np.int64(1) << (8 * colour + (0 if kind == 1 else 4))
-                while mask:
-                    x = so + st + trailing_zeros(mask) * dd
-                    T[x] += inc
-                    mask &= mask - 1
-    renju = g[H + RULE] == RENJU
-    nb = nw = 0
-    for lid in range(nl):               # read every counted point once, and clear it
-        s = facts(memo, g[CODES + lid], exb, exw, cells)
-        st, dd = T[li + 2 * lid], T[li + 2 * lid + 1]
-        for colour in range(2):
-            w1, w2 = memo[s + 1 + 2 * colour], memo[s + 2 + 2 * colour]
-            mask = mask_of(w1, w2, colour, 1) | mask_of(w1, w2, colour, 3)
-            while mask:
-                x = so + st + trailing_zeros(mask) * dd
-                mask &= mask - 1
-                v = T[x]
-                if v == 0:
-                    continue
-                T[x] = 0
-                b4, b3, w4, w3 = v & 15, (v >> 4) & 15, (v >> 8) & 15, (v >> 12) & 15
-                if (b4 == 1 and b3 == 1) if renju else b4 + b3 >= 2:
-                    nb += 1
-                if w4 + w3 >= 2:
-                    nw += 1
-    if five:
-        return 0
-    if g[H + NPLACED] & 1:              # white to move
-        me, op = nw, nb
-    else:
-        me, op = nb, nw
-    return weight * (2 * min(me, 1) - min(op, 2))
-
-
-@jit
 def threat_order(G, T, buf, sc, n0, n1, marked):
     """``threat_scores`` of the moves ``buf[n0:n1]`` into ``buf[sc + j]`` (the core sorts
     them, stable and descending, as ``order_by_threat`` does). ``marked``: this node's
@@ -1027,19 +962,6 @@ def threat_forced(G, T, buf, n0, n1):
     return k if k > n0 else n1
 
 
-@jit
-def threat_extend(G, T, buf, sc, n0, n1, marked, level):
-    """``buf[sc + j]`` = 1 for each move of ``buf[n0:n1]`` that makes a four (``level``
-    >= 1) or a three (``level`` >= 2) for the side to move, else 0."""
-    if not marked:
-        _mark_facts(G, T)
-    so = T[A_SCORE]
-    want = F_MY4 | (F_MY3 if level >= 2 else 0)
-    want <<= MARK_SHIFT
-    for j in range(n0, n1):
-        buf[sc + j] = 1 if T[so + buf[j]] & want else 0
-
-
 _LAST: list = []       # a weak reference to the newest arena
 
 
@@ -1058,7 +980,7 @@ class Arena:
         self.tt_len = 3 * cap + 3 * (tt_size + 1)       # slots, then the scratch for growing
         memo_len = 5 * (1 << MEMO_BITS) + 1
         hbuf_len = (2 * HBUF_PLIES + 16) * PLY_WORDS
-        size = HDR + memo_len + LINE_WORDS + 32 + hbuf_len + 2 * NCM + solvers * (N_C + self.tt_len)
+        size = HDR + memo_len + LINE_WORDS + 32 + hbuf_len + NCM + solvers * (N_C + self.tt_len)
         self.T = np.zeros(size, dtype=np.int64)         # pages are touched only when used
         self.touched = False                            # (or by prefault)
         self._next = HDR
@@ -1067,7 +989,6 @@ class Arena:
         T[A_LINES], T[A_CELLS] = self._take(LINE_WORDS), self._take(32)
         T[A_HBUF], T[A_HBUF_LEN] = self._take(hbuf_len), hbuf_len
         T[A_SCORE] = self._take(NCM)
-        T[A_SHAPE_SCR] = self._take(NCM)
         self.memo = self.view(A_MEMO, memo_len)
         self.cells = self.view(A_CELLS, 32)
         self.lines = self.view(A_LINES, LINE_WORDS)
@@ -1120,12 +1041,11 @@ class Arena:
             self._size = geo.size
         return self.lines
 
-    def horizon(self, solvers, shape: int = 0) -> None:
+    def horizon(self, solvers) -> None:
         """Run ``solvers`` (``(solver, plies, node budget)``, solvers of this arena; budget 0:
-        none) at the horizon, then add the shape term of weight ``shape`` (0: none)."""
+        none) at the horizon."""
         T = self.T
         T[A_NH] = len(solvers)
-        T[A_SHAPE] = shape
         for j, (sv, plies, budget) in enumerate(solvers):
             if sv.arena is not self:
                 raise SpecError("threat horizon: the solvers must share one arena")
@@ -1191,14 +1111,11 @@ class ThreatSolver:
         self._game = None                 # (rule, size, radius, full_board) of G
         self.G = None
         self.state = None
-        self.dfpn = None                  # the df-pn table, made by its first search (threats_pn)
 
     def clear(self) -> None:
         for c in (self._c, self._c2):
             c[TT_GEN] += 1
             c[TT_COUNT] = 0
-        if self.dfpn is not None:
-            self.dfpn.clear()
 
     def reset_counters(self) -> None:
         self._c[:SELDEPTH + 1] = 0

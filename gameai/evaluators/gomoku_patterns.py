@@ -19,14 +19,7 @@ Features, counted per player on every row, column and diagonal of length >= 5:
 
 The value for the side to move ``me`` against ``op``: a four for ``me`` wins next move
 (``+win``); an open four or two fours for ``op`` (when ``me`` has no four) cannot both be
-stopped (``-win // 2``); otherwise ``Σ K_i (F_i(me) − F_i(op))`` plus the tempo term,
-clipped to ``±win``.
-
-The tempo term (``tempo``, default 0: off) says whose move it is, which the sum cannot:
-with no four to answer, ``me``'s open three becomes an open four next move (``+tempo``);
-two open threes of ``op``, or one beside a four of ``op`` that ``me`` must block first,
-cannot both be stopped (``−tempo``). The sum alone scores a position with an open three
-each the same whoever is to move, though the side to move wins it.
+stopped (``-win // 2``); otherwise ``Σ K_i (F_i(me) − F_i(op))``, clipped to ``±win``.
 Renju subtlety not modelled: a black three/four whose key point is forbidden still counts.
 
 Speed (why it is built this way): the game keeps one base-3 code per line, updated on
@@ -60,16 +53,6 @@ class PatternWeights:
     open_two: int = 120
     two: int = 20
     win: int = 10_000_000
-    tempo: int = 0
-
-
-def tempo_term(tempo: int, four_o: int, o3_m: int, o3_o: int) -> int:
-    """The ``tempo`` term (module doc) once no five or winning four is on the board."""
-    if not four_o and o3_m:
-        return tempo
-    if (four_o and o3_o) or o3_o >= 2:
-        return -tempo
-    return 0
 
 
 def _runs_five(cells: list[int], exact: bool) -> int:
@@ -259,7 +242,6 @@ class Patterns:
         self.weights = PatternWeights(**weights)
         w = self.weights
         self._k = (w.five, w.open_four, w.four, w.open_three, w.three, w.open_two, w.two)
-        self._tempo = w.tempo
         self._memo: dict[tuple[bool, bool], LineMemo] = {}
 
     def _line_value(self, code: int, exact: tuple[bool, bool]) -> int:
@@ -298,8 +280,8 @@ class Patterns:
             m, o = total >> _WHITE, total
         else:
             m, o = total, total >> _WHITE
-        five_m, o4_m, four_m, o3_m = m & _MASK, (m >> 12) & _MASK, (m >> 24) & _MASK, (m >> 36) & _MASK
-        five_o, o4_o, four_o, o3_o = o & _MASK, (o >> 12) & _MASK, (o >> 24) & _MASK, (o >> 36) & _MASK
+        five_m, o4_m, four_m = m & _MASK, (m >> 12) & _MASK, (m >> 24) & _MASK
+        five_o, o4_o, four_o = o & _MASK, (o >> 12) & _MASK, (o >> 24) & _MASK
         win = self.weights.win
         if five_m:
             return win
@@ -309,8 +291,6 @@ class Patterns:
             return win - 1
         if o4_o or four_o >= 2:
             return -(win // 2)
-        if self._tempo:
-            lin += tempo_term(self._tempo, four_o, o3_m, o3_o)
         return max(-win, min(win, lin))
 
 

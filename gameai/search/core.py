@@ -12,10 +12,8 @@ A node does, in this order (as Stockfish lays its search out):
 6. move generation (only the replies threats force: ``threat_forced``) and ordering (TT
    move, MVV-LVA captures, killers, history, threats);
    at the root only the moves a GUI allows (``root_moves``: UCI searchmoves, UCCI banmoves);
-7. the move loop: leaf children evaluated in place (no recursion), threat extensions
-   (``threat_extend``: a move that makes a four, or a three, is searched one ply deeper,
-   below twice the iteration's depth), late-move reductions (``lmr``), NegaScout null
-   windows and re-searches (``scout``), beta cut-offs;
+7. the move loop: leaf children evaluated in place (no recursion), late-move reductions
+   (``lmr``), NegaScout null windows and re-searches (``scout``), beta cut-offs;
 8. store: killers, history, TT (never a value that depends on the path; see below).
 
 Each enhancement is a switch read once into a local name here (``None``/``False`` = off)
@@ -42,7 +40,7 @@ from ..games.protocol import fast_push
 from .ordering import mvv_lva_key
 from .pruning import LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, lmr_reduction
 from .stats import INF, MATE, MATE_BOUND, SearchStats
-from .threats import forced_replies, order_by_threat, shape_score, threat_moves
+from .threats import forced_replies, order_by_threat
 from .tt import EXACT, LOWER, UPPER, from_tt
 
 _COUNTERS = SearchStats.COUNTERS
@@ -81,9 +79,9 @@ class Search:
         self._bump("researches")
 
     def root_lost(self, move, plies: int) -> None:
-        """Root ``move`` was proven to allow an opponent VCT of ``plies`` plies (0: no
-        longer counted, ``threat_swindle``): nothing to do here, the core reads the threat
-        part's table (``reply``) at every visit."""
+        """Root ``move`` was proven to allow an opponent VCT of ``plies`` plies. This
+        core reads the threat part's table (``reply``) at every visit, so it has nothing
+        to copy; the compiled core (which copies the table when built) overrides this."""
 
 
 def coarse(value: int, grain: int) -> int:
@@ -123,9 +121,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     need_check = in_check is not None and (push_null is not None or lmr or check_ext)
     by_threat = order_by_threat if o.threat_order else None
     forced = forced_replies if o.threat_forced else None
-    extend = o.threat_extend if hasattr(state, "line_codes") else 0
-    ext_limit = 0                            # threat extensions only below this ply
-    inline = not noisy and threat is None and not check_ext and repeated is None and not extend
+    inline = not noisy and threat is None and not check_ext and repeated is None
     # inline: depth-1 children are leaves or terminals, evaluated in the loop
     use_tt = tt is not None
     tslots, tmask = (tt.slots, tt.mask) if use_tt else (None, 0)
@@ -200,7 +196,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
 
     def negamax(depth, alpha, beta, ply):
         nonlocal nodes, leaves, terminals, interior, cutoffs, fmc, probes, hits, ttcuts
-        nonlocal res, seldepth, pruned, ghi, ext_limit
+        nonlocal res, seldepth, pruned, ghi
         pvt[ply] = ()
         # 1. limits, terminal and draw
         if nodes >= next_check:
@@ -232,8 +228,6 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                 if n:
                     return MATE - (ply + n)
             leaves += 1
-            if threat is not None and threat.shape:   # double threats the lines miss
-                return ev(state) + shape_score(state, threat.shape)
             return ev(state)
         # 3. mate-distance pruning: no line from here can beat a mate found nearer the root
         if mdp and ply:
@@ -319,12 +313,6 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
             on_root = run.on_root_move
         else:
             on_root = None
-        ext = None
-        if extend and (ply < ext_limit or not ply):  # threat extensions: the moves that make
-            if not ply:                              # a four (or a three) force the reply
-                ext_limit = min(2 * depth, max_ply - depth - 1)   # depth never grows, so
-                # no line goes past ext_limit + depth plies (the PV table's size)
-            ext = threat_moves(state, extend >= 2)
         # 7. the move loop
         best = -INF
         best_move = None
@@ -346,7 +334,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                     terminals += 1
                     v = -term_value(r, ply + 1)
             else:
-                d1 = depth if ext and m in ext else depth - 1
+                d1 = depth - 1
                 red = 0
                 if lmr and i >= LMR_MIN_INDEX and depth >= LMR_MIN_DEPTH and not checked \
                         and (is_capture is None or not is_capture(m)):

@@ -16,11 +16,10 @@ import time
 from typing import Annotated, Any, Callable, Literal
 
 from ..errors import SpecError
-from ..games.protocol import fast_push
 from ..spec import Depth, Nodes, Range, Seconds, TTSize
 from .core import Abort, Search, coarse, coarsened
 from .ordering import History, Killers
-from .threats import QUIET_NODES, ThreatPart
+from .threats import ThreatPart
 from .stats import INF, MATE, MATE_BOUND, Limits, SearchResult, SearchStats
 from .timeman import GameClock, parse_clock
 from .tt import TranspositionTable
@@ -66,22 +65,11 @@ class Searcher:
     ``threat_effort`` (multiplies the threat checks' node budgets), ``threat_horizon_vct``
     (plies of a VCT at the horizon after the VCF; 0: none), ``threat_horizon_nodes`` (that
     VCT's node budget per horizon node, deepening 1, 3, 5, ... plies; 0: no budget),
-    ``threat_swindle`` (plies: when every root move allows a proven VCT, the moves whose
-    VCT is at least this long are searched as if unproven; 0: off), ``threat_shape``
-    (weight of the double-threat term added at the horizon,
-    :func:`~gameai.search.threats.shape_score`; 0: off), ``threat_quiet`` (the
-    move chosen is also checked against a quiet opponent move that leaves every defence a
-    VCT, :meth:`~gameai.search.threats.ThreatPart.quiet_refutation`),
     ``threat_verify`` (in a timed search, the share of the time that checks of each
     iteration's move against an opponent VCT may use, see :meth:`search`; 0: none),
     ``threat_order`` (Gomoku/Renju threat search, :class:`~gameai.search.threats.ThreatPart`),
     ``threat_forced`` (only the replies a four or three forces,
-    :func:`~gameai.search.threats.forced_replies`) and ``threat_extend`` (1: a move that
-    makes a four is searched one ply deeper, 2: also one that makes a three,
-    :func:`~gameai.search.threats.threat_moves`; 0: off), ``threat_deepen`` (false: the
-    reply checks and the check of the move played search ``threat_vct_depth`` plies at
-    once instead of deepening 1, 3, 5, ...), ``threat_pn`` (plies: the check of the move
-    played is a df-pn search of that many plies, compiled only; 0: the depth-first one);
+    :func:`~gameai.search.threats.forced_replies`);
     ``nullmove``, ``lmr``, ``check_ext``, ``evasions``
     (quiescence answers check with every evasion), ``mvv_lva``, ``mate_distance``,
     ``repetition`` (see :mod:`gameai.search.core`); ``clock`` (a game clock, see
@@ -107,12 +95,7 @@ class Searcher:
                  threat_effort: Annotated[int, Range(1, 1000)] = 1,
                  threat_horizon_vct: Annotated[int, Range(0, 31)] = 0,
                  threat_horizon_nodes: Annotated[int, Range(0, 10 ** 9)] = 0,
-                 threat_quiet: bool = False,
                  threat_verify: Annotated[float, Range(0, 1)] = 0.3,
-                 threat_swindle: Annotated[int, Range(0, 31)] = 0,
-                 threat_shape: Annotated[int, Range(0, 10 ** 6)] = 0,
-                 threat_extend: Annotated[int, Range(0, 2)] = 0, threat_deepen: bool = True,
-                 threat_pn: Annotated[int, Range(0, 31)] = 0,
                  nullmove: bool = False, lmr: bool = False,
                  check_ext: bool = False, evasions: bool = False, mvv_lva: bool = False,
                  mate_distance: bool = False, repetition: bool = False,
@@ -144,7 +127,6 @@ class Searcher:
         self.threats = None
         self.threat_order, self.threat_forced = threat_order, threat_forced
         self.threat_verify = threat_verify
-        self.threat_extend = threat_extend
         self.backend = _backend(backend, self)
         if threats:                              # the compiled core runs the compiled solvers
             solver = None
@@ -153,10 +135,7 @@ class Searcher:
                 solver = part_solvers()
             self.threats = ThreatPart(threat_depth, threat_vct_depth, solver=solver,
                                       effort=threat_effort, horizon_vct=threat_horizon_vct,
-                                      horizon_nodes=threat_horizon_nodes,
-                                      quiet_nodes=QUIET_NODES if threat_quiet else 0,
-                                      swindle=threat_swindle, shape=threat_shape,
-                                      deepen=threat_deepen, pn=threat_pn)
+                                      horizon_nodes=threat_horizon_nodes)
         if self.backend == "compiled":
             from ..compiled.search import memories
             self.tt, self.history, self.killers = memories(
@@ -241,9 +220,6 @@ class Searcher:
         share ``threat_verify`` of the time; half of it (``FINAL_SHARE``) is held back: the
         alpha-beta search stops that much earlier and the move about to be played gets one
         more check (refuted: the search goes on). A depth-limited search checks its final move.
-        With ``threat_swindle=N``, when every root move allows a proven VCT, the search
-        chooses among those whose VCT is at least N plies as if none were proven (a
-        weaker opponent may not find it); the value returned is still the proven loss.
         """
         lim = Limits.coerce(limits)
         node_limit = lim.nodes if lim.nodes is not None else self.nodes
@@ -331,10 +307,7 @@ class Searcher:
                 left[0] -= time.perf_counter() - start
                 if refuted:                     # the running core scores it lost from now on
                     run.root_lost(move, self.threats.root_replies[move])
-                released, self.threats.released = self.threats.released, []
-                for m in released:              # threat_swindle: searchable again
-                    run.root_lost(m, 0)
-                return refuted or bool(released)
+                return refuted
         run = new_run()
         try:
             move, value, pv, stats = self._drive(run, state, max_depth, soft_deadline,
@@ -358,8 +331,7 @@ class Searcher:
                 stats.iterations[:0] = before
             while self.threats is not None and run.node_limit is None and not run.timed and \
                     move is not None and -MATE_BOUND < value < MATE_BOUND and \
-                    (self.threats.refutes(state, move) or self.threats.released):
-                self.threats.released = []       # (threat_swindle: the new core reads them)
+                    self.threats.refutes(state, move):
                 done.append(run.counters())
                 run = new_run()
                 move, value, pv, stats = self._drive(run, state, max_depth, soft_deadline,
@@ -368,9 +340,6 @@ class Searcher:
             for c in done:
                 for k, v in c.items():
                     setattr(stats, k, max(stats.seldepth, v) if k == "seldepth" else getattr(stats, k) + v)
-            if self.threats is not None and move in self.threats.swindled:
-                # (threat_swindle) the value is the proven loss, not the search's score
-                value = -(MATE - 1 - self.threats.swindled[move])
         finally:
             if self.clock is not None:
                 self.clock.charge(time.perf_counter() - t0)

@@ -169,70 +169,6 @@ def forced_replies(state, moves: list) -> list:
     return [m for m in moves if m in keep] or moves
 
 
-def threat_moves(state, threes: bool) -> set[int]:
-    """The points where a stone of the side to move makes a four (and, with ``threes``,
-    a three): the moves after which the opponent's reply is forced (``threat_extend``)."""
-    me = state.to_move
-    lines = state.geo.lines
-    out: set[int] = set()
-    for lid, _code, t in scan(state):
-        cells = lines[lid]
-        mine = t[me]
-        out.update(cells[p] for p in mine[1])
-        if threes:
-            out.update(cells[p] for p in mine[3])
-    return out
-
-
-def double_threats(state) -> tuple[tuple[int, int], bool]:
-    """``((black, white), five)``: each colour's double-threat points and whether either
-    colour has a five-point (then the position is decided, not shaped).
-
-    A double-threat point is an empty point where one stone makes a four on one line and
-    a four or a three on another (4-4, 4-3), or threes on two lines (3-3), by the line
-    facts (:mod:`gameai.games.gomoku_lines`): the shapes that win two to four moves later
-    and that a static line evaluation cannot see (each line alone is one threat). Under
-    Renju only Black's 4-3 counts (exactly one four, one three), as Black's 4-4 and 3-3
-    are forbidden.
-    """
-    renju = state.rule == "renju"
-    lines = state.geo.lines
-    fours: tuple[dict[int, int], dict[int, int]] = ({}, {})
-    threes: tuple[dict[int, int], dict[int, int]] = ({}, {})
-    for lid, _code, t in scan(state):
-        cells = lines[lid]
-        for colour in (0, 1):
-            facts = t[colour]
-            if facts[0]:
-                return (0, 0), True
-            for kind, count in ((1, fours[colour]), (3, threes[colour])):
-                for p in facts[kind]:
-                    q = cells[p]
-                    count[q] = count.get(q, 0) + 1
-    out = []
-    for colour in (0, 1):
-        f4, t3 = fours[colour], threes[colour]
-        if renju and colour == 0:
-            n = sum(1 for q, k in f4.items() if k == 1 and t3.get(q) == 1)
-        else:
-            n = sum(1 for q in f4.keys() | t3.keys() if f4.get(q, 0) + t3.get(q, 0) >= 2)
-        out.append(n)
-    return (out[0], out[1]), False
-
-
-def shape_score(state, weight: int) -> int:
-    """The threat part's horizon term (``threat_shape=weight``), from the side to move's
-    view: ``weight * (2 * [own double-threat point] - min(opponent's, 2))``, 0 when a
-    five-point is on the board (:func:`double_threats`). The side to move plays its point
-    next (a 4-3 is a five-ply VCF, a 3-3 a VCT); each opponent point is a threat it must
-    spend a move on."""
-    (black, white), five = double_threats(state)
-    if five:
-        return 0
-    me, op = (black, white) if state.to_move == 0 else (white, black)
-    return weight * (2 * min(me, 1) - min(op, 2))
-
-
 def _pass(state) -> None:
     """A null move on a Gomoku position (the side to move changes, no stone): the game has
     no public null move, so the threat search keeps its parity and key by hand."""
@@ -894,34 +830,25 @@ class ThreatSearcher:
     is proven; 0 means "no win found in this threat space and depth" (unknown, not a
     draw). ``depth`` is the longest line searched, in plies (attacker and defender moves,
     the final five included): ``vcf(depth=9)`` finds wins of up to five attacker moves.
-    ``pn``: search the same threat space by df-pn (:mod:`gameai.compiled.threats_pn`,
-    compiled only) instead of deepening depth first; its line need not be the shortest.
     """
 
     def __init__(self, depth: int = 20, nodes: int | None = None, time: float | None = None,
                  vct: bool = False, tt_size: int = 1 << 20,
                  on_iteration: Callable[[dict], None] | None = None,
-                 backend: str = "python", pn: bool = False) -> None:
+                 backend: str = "python") -> None:
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
             raise SpecError(f"threat search depth must be a positive integer, got {depth!r}")
         if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
             raise SpecError(f"threat search nodes must be a positive integer, got {nodes!r}")
         if time is not None and (not isinstance(time, (int, float)) or time <= 0):
             raise SpecError(f"threat search time must be a positive number, got {time!r}")
-        if pn and backend != "compiled":
-            raise SpecError("pn=true (df-pn threat search) needs backend=compiled")
-        if pn and depth > 200:
-            raise SpecError(f"pn=true searches at most 200 plies, got depth={depth}")
         self.depth, self.nodes, self.time, self.vct = depth, nodes, time, vct
         cls = solver_class(backend)
         self.backend = getattr(cls, "backend", "python")
-        if pn and self.backend != "compiled":
-            raise SpecError("pn=true (df-pn threat search) needs numba (backend=compiled)")
-        self.pn = pn
         self.solver = cls(vct=vct, tt_size=tt_size)
         self.on_iteration = on_iteration
         self.name = f"{'vct' if vct else 'vcf'}(depth={depth}" + \
-            (",backend=compiled" if self.backend == "compiled" else "") + (",pn=true)" if pn else ")")
+            (",backend=compiled)" if self.backend == "compiled" else ")")
 
     def new_game(self) -> None:
         self.solver.clear()
@@ -941,9 +868,6 @@ class ThreatSearcher:
         if self.backend == "compiled":          # compiling is not the search's time
             from ..compiled.threats import warm_up
             warm_up()
-            if self.pn:
-                from ..compiled.threats_pn import warm_up as dfpn_warm_up
-                dfpn_warm_up()
             if time_limit or stop is not None:  # a clock: its table's pages now, once
                 self.solver.arena.prefault()
         t0 = _time.perf_counter()
@@ -970,12 +894,6 @@ class ThreatSearcher:
         if state.result() is not None:
             plies, line = 0, []
             sv.nodes = sv.terminals = 1
-        elif self.pn:
-            from ..compiled.threats_pn import prove
-            plies, line = prove(sv, state, depth, node_limit, should_stop)
-            if plies >= 0:                      # decided (not stopped): one "iteration"
-                iteration(depth, plies)
-            plies = max(plies, 0)
         else:
             plies, line, _ = sv.solve(state, depth, should_stop, iteration, 256, node_limit)
         stats.__dict__.update(nodes=sv.nodes, leaves=sv.leaves, terminals=sv.terminals,
@@ -1008,22 +926,20 @@ def solver_class(backend: str = "python") -> Callable[..., Any]:
 
 def vcf(depth: Depth = 20, nodes: Nodes | None = None, time: Seconds | None = None,
         tt_size: TTSize = 1 << 20,
-        backend: Literal["python", "compiled"] = "python", pn: bool = False) -> ThreatSearcher:
+        backend: Literal["python", "compiled"] = "python") -> ThreatSearcher:
     """Victory by continuous fours: prove a win using only fours (see the module docstring)."""
     return ThreatSearcher(depth=depth, nodes=nodes, time=time, vct=False, tt_size=tt_size,
-                          backend=backend, pn=pn)
+                          backend=backend)
 
 
 def vct(depth: Depth = 12, nodes: Nodes | None = None, time: Seconds | None = None,
         tt_size: TTSize = 1 << 20,
-        backend: Literal["python", "compiled"] = "python", pn: bool = False) -> ThreatSearcher:
+        backend: Literal["python", "compiled"] = "python") -> ThreatSearcher:
     """Victory by continuous threats: fours and threes, every defence tried (module docstring)."""
     return ThreatSearcher(depth=depth, nodes=nodes, time=time, vct=True, tt_size=tt_size,
-                          backend=backend, pn=pn)
+                          backend=backend)
 
 
-#: :meth:`ThreatPart.quiet_refutation`'s node budget per checked move (times ``effort``)
-QUIET_NODES = 200_000
 #: a timed search's check of its chosen move (:meth:`ThreatPart.refutes`) may visit up to
 #: this many times ``verify_nodes``; its share of the time (``threat_verify``) bounds it first
 TIMED_VERIFY = 20
@@ -1052,17 +968,9 @@ class ThreatPart:
       pass check finished without a VCT: a longer check of that move (:meth:`refutes`,
       ``verify_nodes``); if it proves the opponent a VCT, the move is scored lost and the
       search runs again (at most ``verify_rounds`` moves per search);
-    * with ``swindle=N``: when every root move allows a proven VCT (by the checks above),
-      those whose VCT is at least N plies long are searched as if unproven, so the
-      alpha-beta search picks among them with its evaluation (the search still reports
-      the proven loss). The opponent that cannot see a long VCT may miss it; playing the
-      move that puts the loss furthest off mostly spends our own fours and hands it an
-      easier win;
     * at the horizon, before the static evaluation: a VCF of up to ``depth`` plies for
       the side to move; a proven win is scored ``MATE - (ply + its plies)``, so the
-      alpha-beta tree sees wins (and, one ply up, losses) beyond its nominal depth;
-    * with ``shape=W``, after an unproven horizon VCF: :func:`shape_score` (double-threat
-      points, worth ``W`` each) added to the static evaluation.
+      alpha-beta tree sees wins (and, one ply up, losses) beyond its nominal depth.
 
     Both keep their transposition tables for the whole game (positions, not paths, decide
     a threat proof). ``nodes`` counts the threat searches' own nodes (the search reports
@@ -1082,37 +990,15 @@ class ThreatPart:
                  horizon_vct: int = 0, reply_nodes: int = 6_000, pass_nodes: int = 4_000,
                  verify_nodes: int = 50_000, verify_rounds: int = 4,
                  solver: Callable[..., Any] | None = None, effort: int = 1,
-                 horizon_nodes: int = 0, quiet_nodes: int = 0, swindle: int = 0,
-                 shape: int = 0, deepen: bool = True, pn: int = 0) -> None:
+                 horizon_nodes: int = 0) -> None:
         self.depth, self.vct_depth = depth, vct_depth
-        #: plies of a df-pn search (:mod:`gameai.compiled.threats_pn`) as the check of the
-        #: move played, in place of the depth-first one (0: the depth-first one;
-        #: ``threat_pn``; the README's "A proof-number check")
-        self.pn = pn
-        #: the reply checks and the check of the move played deepen their ply limit 1, 3,
-        #: 5, ... (shortest wins first); False: one search at ``vct_depth`` plies, which
-        #: proves long VCTs in fewer nodes (``threat_deepen``; the README's post-mortem)
-        self.deepen = deepen
-        #: the weight of :func:`shape_score`, added to the static evaluation at the horizon
-        #: (0: none)
-        self.shape = shape
         #: ``effort`` multiplies every node budget (a faster solver affords more)
         self.root_nodes, self.reply_nodes, self.pass_nodes = \
             effort * root_nodes, effort * reply_nodes, effort * pass_nodes
         self.verify_nodes, self.verify_rounds = effort * verify_nodes, verify_rounds
-        #: :meth:`quiet_refutation`'s node budget per checked move (0: no such check)
-        self.quiet_nodes = effort * quiet_nodes
-        #: when every root move allows a proven VCT, those whose VCT is at least this many
-        #: plies long are searched as if unproven (0: never; see :meth:`check_root_moves`)
-        self.swindle = swindle
-        #: set by :meth:`check_root_moves` and :meth:`refutes`: root move -> plies of the VCT
-        #: it allows, for the moves a swindle left to the search (empty when none)
-        self.swindled: dict[Any, int] = {}
         solver = solver or ThreatSolver         # or the compiled one (solver_class)
         self.vcf = solver(vct=False)
         self.vct = solver(vct=True)
-        if pn and getattr(self.vct, "backend", "python") != "compiled":
-            raise SpecError("threat_pn (a df-pn check) needs backend=compiled")
         #: (solver, plies, node budget) run at the horizon in turn; a budget (``horizon_nodes``,
         #: 0: none) also deepens 1, 3, 5, ... plies, so short wins are found before it runs out
         self.at_horizon = [(self.vcf, depth, 0)] + \
@@ -1131,11 +1017,6 @@ class ThreatPart:
         #: by check_root_moves: root move -> plies of the VCT it allows (0: none or unchecked)
         self.root_replies: dict[Any, int] | None = None
         self._by_key: dict[int, int] = {}
-        self._root_count = 0                    # root moves check_root_moves was given
-        self._root_keys: dict = {}              # and their positions' keys
-        #: moves :meth:`refutes` released by a swindle (all root moves lost): the caller
-        #: tells a running core (``root_lost(move, 0)``) and empties the list
-        self.released: list = []
 
     def new_game(self) -> None:
         self.vcf.clear()
@@ -1157,7 +1038,6 @@ class ThreatPart:
         self._verified.clear()
         self._touch = None
         self.root_replies = None
-        self.swindled, self.released = {}, []
         if not hasattr(state, "line_codes"):
             return 0, []
         budget = self.root_nodes if node_limit is None else min(self.root_nodes, node_limit)
@@ -1203,10 +1083,7 @@ class ThreatPart:
         ``budget`` the checks together visit at most that many nodes; when it or the time
         (``should_stop(0)``) runs out, the remaining moves count as unchecked (0)."""
         out: dict = {}
-        keys: dict = {}
         self._by_key = {}
-        self.swindled, self.released = {}, []
-        self._root_count = len(moves)
         self.root_replies = None                # reply() searches until the table is done
         push, pop = fast_push(state), state.pop
         used = 0
@@ -1217,34 +1094,12 @@ class ThreatPart:
             before = self.nodes
             push(m)
             try:
-                keys[m] = state.key
                 n = out[m] = self._by_key[state.key] = self.reply(
                     state, 1, None if left is None else min(left, self.reply_nodes), should_stop)
             finally:
                 pop()
             used += self.nodes - before
-        self._root_keys = keys
-        self._swindle(out)
         self.root_replies = out
-        return out
-
-    def _swindle(self, table: dict) -> list:
-        """``swindle``: when ``table`` (root move -> plies of the VCT it allows) holds every
-        root move and all are lost, those whose VCT is at least ``swindle`` plies are set to
-        0 (searched as if unproven) and kept in :attr:`swindled`; returns them.
-
-        Why search on: an opponent that cannot see a long VCT often misses it (in the games
-        lost to the plain player its values stayed ordinary for several moves after ours had
-        proved it a win), while the move that puts the loss furthest off, found by a search
-        that knows every move loses, mostly spends our own fours. Kept lost: the short VCTs.
-        """
-        if not self.swindle or not table or len(table) != self._root_count or \
-                not all(table.values()):
-            return []
-        out = [m for m, n in table.items() if n >= self.swindle]
-        for m in out:
-            self.swindled[m] = table[m]
-            table[m] = self._by_key[self._root_keys[m]] = 0
         return out
 
     def reply(self, state, ply: int, budget: int | None = None,
@@ -1265,7 +1120,7 @@ class ThreatPart:
         sv = self.vct
         before = sv.nodes
         n = self._replies[state.key] = sv.win_within(state, self.vct_depth, ply,
-                                                     budget or self.reply_nodes, self.deepen,
+                                                     budget or self.reply_nodes, True,
                                                      should_stop)
         self.nodes += sv.nodes - before
         return n
@@ -1283,10 +1138,8 @@ class ThreatPart:
         Why: in the games lost to the plain player the opponent's winning VCT after our
         move took 5,600-125,000 nodes to prove, mostly beyond ``reply_nodes``, which every
         candidate root move gets; the larger budget goes to the one move about to be played.
-        With ``quiet_nodes`` the move is also checked by :meth:`quiet_refutation` (even
-        when the pass check found no VCT: a quiet move can make one).
         """
-        if (self.pass_clear and not self.quiet_nodes) or not self.verify_nodes or \
+        if self.pass_clear or not self.verify_nodes or \
                 (len(self._verified) >= self.verify_rounds and should_stop is None) or \
                 not hasattr(state, "line_codes"):
             return False
@@ -1297,26 +1150,11 @@ class ThreatPart:
                 return False                     # lost already (the least bad), or verified
             self._verified.add(k)
             sv = self.vct
-            n = 0
-            if not self.pass_clear and self.pn:          # df-pn: to the end, or unfinished
-                from ..compiled.threats_pn import prove
+            if should_stop is None:              # untimed: within verify_nodes
                 before = sv.nodes
-                n = prove(sv, state, self.pn, self.verify_nodes if should_stop is None else
-                          TIMED_VERIFY * self.verify_nodes, should_stop)[0]
+                n = sv.win_within(state, self.vct_depth, 1, self.verify_nodes, True)
                 self.nodes += sv.nodes - before
-                if n < 0:
-                    n = 0
-                    if should_stop is not None:
-                        self._verified.discard(k)    # a later check goes on (its table kept)
-            elif not self.pass_clear and (should_stop is None or not self.deepen):
-                # (else no VCT after any move) untimed, or timed in one search at vct_depth
-                before = sv.nodes
-                n = sv.win_within(state, self.vct_depth, 1, self.verify_nodes if should_stop is None
-                                  else TIMED_VERIFY * self.verify_nodes, self.deepen, should_stop)
-                self.nodes += sv.nodes - before
-                if not n and sv.aborted and should_stop is not None:
-                    self._verified.discard(k)    # unfinished: a later check goes on
-            elif not self.pass_clear:            # timed: the time left decides, within a cap
+            else:                                # timed: the time left decides, within a cap
                 sv.reset_counters()
                 n, _line, done = sv.solve(state, self.vct_depth, should_stop, None, 256,
                                           TIMED_VERIFY * self.verify_nodes)
@@ -1324,80 +1162,13 @@ class ThreatPart:
                 if not n and done < self.vct_depth - 1:
                     self._verified.discard(k)    # unfinished: a later check goes on (its
                                                  # table keeps what this one proved)
-            if not n and self.quiet_nodes and should_stop is None:   # (untimed, as before)
-                n = self.quiet_refutation(state, self.quiet_nodes)[0]
         finally:
             state.pop()
         if n:
             self._replies[k] = self._by_key[k] = n
             if self.root_replies is not None:
                 self.root_replies[move] = n
-                self.released += self._swindle(self.root_replies)   # it was the last one
-        return bool(n) and move not in self.swindled
-
-    def quiet_refutation(self, state, budget: int) -> tuple[int, Any]:
-        """After a root move of ours (the opponent to move): a quiet opponent move after
-        which every defence of ours allows a VCT, as ``(plies to the opponent's win, that
-        move)``, or ``(0, None)``.
-
-        Why: most games lost to the plain player were lost to such a move (the opponent's
-        VCT began one quiet move after ours, beyond the VCT check of our move). For each
-        opponent move, strongest threats first: if it gives the opponent a VCT after a pass
-        of ours, our defences are that proof's points and our fours (a move elsewhere leaves
-        the proof standing, up to the caveats of :meth:`proof_points`), and the quiet move
-        wins when the VCT check after each of them proves a VCT. Every VCT search is a
-        proof; only the choice of defences is a heuristic, and an unfinished check (the
-        ``budget`` of nodes for the whole test runs out) counts as a defence found.
-        """
-        sv = self.vct
-        start = sv.nodes
-        push, pop = fast_push(state), state.pop
-        score = threat_scores(state)
-        try:
-            for q in sorted(state.legal_moves(), key=lambda m: -score.get(m, 0)):
-                if sv.nodes - start >= budget:
-                    break
-                push(q)
-                try:
-                    n = self._all_defences_lose(state, budget - (sv.nodes - start))
-                finally:
-                    pop()
-                if n:
-                    return n + 1, q
-            return 0, None
-        finally:
-            self.nodes += sv.nodes - start
-
-    def _all_defences_lose(self, state, budget: int) -> int:
-        """:meth:`quiet_refutation` after the opponent's quiet move: plies to its win when
-        every defence of ours allows a VCT, else 0."""
-        sv = self.vct
-        start = sv.nodes
-        _pass(state)
-        try:
-            n = sv.win_within(state, self.vct_depth, 3, min(budget, self.pass_nodes), True)
-            touch = sv.proof_points(state) if n else None
-        finally:
-            _unpass(state)
-        if touch is None:
-            return 0
-        touch.update(sv.points(state, state.to_move, 1))
-        legal = set(state.legal_moves())
-        push, pop = fast_push(state), state.pop
-        worst = 0
-        for r in sorted(touch & legal):
-            left = budget - (sv.nodes - start)
-            if left <= 0:
-                return 0
-            push(r)
-            try:
-                n = sv.win_within(state, self.vct_depth, 3, min(left, self.reply_nodes), True)
-            finally:
-                pop()
-            if not n:
-                return 0
-            worst = max(worst, n)
-        return worst + 1
+        return bool(n)
 
     def horizon(self, state, ply: int) -> int:
         """Plies to a proven VCF (or, with ``horizon_vct``, VCT) win for the side to move

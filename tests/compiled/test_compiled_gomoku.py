@@ -33,7 +33,7 @@ def _code(outcome) -> int:
     return 2 if outcome.winner is None else outcome.winner
 
 
-EVALUATORS = ["gomoku.patterns", "gomoku.patterns(tempo=40000)",
+EVALUATORS = ["gomoku.patterns",
               "gomoku.patterns(open_three=-7,two=3,four=0,win=900001)", "gomoku.position"]
 
 

@@ -106,34 +106,7 @@ def reference_patterns(ev, state) -> int:
         return -(w.win // 2)
     ks = (w.five, w.open_four, w.four, w.open_three, w.three, w.open_two, w.two)
     lin = sum(k * (a - b) for k, a, b in zip(ks, fm, fo))
-    if fo[2] == 0 and fm[3]:                     # the tempo term, as the module doc says it
-        lin += w.tempo
-    elif (fo[2] and fo[3]) or fo[3] >= 2:
-        lin -= w.tempo
     return max(-w.win, min(w.win, lin))
-
-
-def test_the_tempo_term_knows_whose_move_it_is():
-    plain, tempo = (gameai.make_evaluator(f"gomoku.patterns{x}") for x in ("", "(tempo=40000)"))
-    # black open three g8-h8-i8, white open three c3-c4-c5: the side to move wins the race
-    s = gameai.load_game("gomoku", moves="g8 c3 h8 c4 i8 c5")           # black to move
-    assert tempo(s) == plain(s) + 40000
-    s.push(s.parse_move("a1"))                                           # white to move
-    assert tempo(s) == plain(s) + 40000
-    # white has no open three, black has two (g8-h8-i8 and h9-h10 with h8): white to move loses
-    s = gameai.load_game("gomoku", moves="g8 a1 h8 a3 i8 a5 h9 a7 h10")
-    assert tempo(s) == plain(s) - 40000
-    # black (to move) must block white's four a1-a4 first, then white's open three c3-c5 wins
-    s = gameai.load_game("gomoku", moves="o15 a1 n15 a2 m14 a3 k13 a4 j13 c3 o11 c4 o9 c5")
-    assert tempo(s) == plain(s) - 40000
-    # one open three of the side not to move and no four: nothing to add
-    s = gameai.load_game("gomoku", moves="a1 c3 o15 c4 a15 c5")
-    assert tempo(s) == plain(s)
-    fired = 0
-    for t in random_positions(7, 120, 6, 24, near=3):     # crowded: threes are common
-        assert tempo(t) == reference_patterns(tempo, t)
-        fired += tempo(t) != plain(t)
-    assert fired >= 10                                     # the term was exercised
 
 
 def random_positions(seed: int, count: int, lo: int, hi: int, near: int | None = None):

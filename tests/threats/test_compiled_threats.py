@@ -213,33 +213,15 @@ def ab_pair(spec, rule, moves, limits=None):
     "negascout(depth=4,tt=true,history=true,id=true,threat_forced=true",
     "negascout(depth=3,tt=true,history=true,threats=true,threat_order=true,threat_forced=true",
     "negascout(depth=3,tt=true,history=true,threats=true,threat_order=true,threat_forced=true,"
-    "threat_depth=3,threat_shape=3000",
-    "negascout(depth=3,tt=true,history=true,threats=true,threat_order=true,threat_forced=true,"
-    "threat_depth=3,threat_extend=2",
-    "negascout(depth=3,tt=true,history=true,id=true,threat_order=true,threat_extend=1",
+    "threat_depth=3",
 ])
 def test_threat_parts_in_alpha_beta_same_search(compiled, rule, spec):
     """threats (root, root-move reply checks, horizon VCF and VCT, with and without a node
-    budget, the horizon's shape term), threat_order, threat_forced and threat_extend
-    (fours and threes; fours without the threat part) on both cores:
-    the same move, value, PV and counters, threat nodes included."""
+    budget), threat_order and threat_forced on both cores: the same move, value, PV and
+    counters, threat nodes included."""
     for moves in POSITIONS[:2]:
         r = ab_pair(spec, rule, moves)
         assert ("threats" not in spec) or r.stats.threat_nodes > 0
-
-
-@pytest.mark.parametrize("moves", ["h8 c3 i8 c4 h10 e3 i10 e4 a15 o1",
-                                   "h8 c3 i9 c5 h10 e3 j10 e5 a15 o1 l12 m2 b14 n3"])
-def test_threat_extensions_stay_within_the_ply_limit(compiled, moves):
-    """Both sides with threes to spare, a fixed depth (the smallest ply limit: 6 plies at
-    depth 2): the extended lines go deeper than the depth but never past the limit, and
-    both cores agree."""
-    r = ab_pair("alphabeta(depth=2,threat_order=true,threat_extend=2", "freestyle", moves)
-    assert 2 < r.stats.seldepth <= 6
-    g = gameai.load_game("gomoku", moves=moves)      # deeper, compiled only: a 10-ply limit
-    r = gameai.make_searcher("alphabeta(depth=4,threat_order=true,threat_extend=2,"
-                             "backend=compiled)").search(g)
-    assert 4 < r.stats.seldepth <= 9              # the leaf still has a row of the PV table
 
 
 def test_threat_nodes_count_against_the_node_limit(compiled):
@@ -269,30 +251,6 @@ def test_without_numba_the_python_solver_runs(no_numba):
     assert len([x for x in w if "Python backend" in str(x.message)]) == 1
     with pytest.raises(gameai.SpecError, match="backend"):
         gameai.make_searcher("vcf(depth=5,backend=fast)")
-
-
-def test_quiet_refutation_every_reply_loses(compiled):
-    """A game the threat player lost to the plain one (26 standard openings, h8 h9 g7):
-    after White's f10, Black's quiet move left White lost. ``quiet_refutation`` must find
-    such a move, and every legal White reply to it (not just the defences it tried) must
-    lose to a VCT that the stand-alone ``vct`` searcher proves."""
-    from gameai.compiled.threats import part_solvers
-    from gameai.search.threats import ThreatPart
-    s = gameai.load_game("gomoku", moves="h8 h9 g7 i9 g9 g10 i7 f10")
-    part = ThreatPart(solver=part_solvers(), effort=10)
-    plies, q = part.quiet_refutation(s, 2_000_000)
-    assert plies > 2 and q is not None and part.nodes > 0
-    assert not gameai.make_searcher("vct(depth=15,backend=compiled)").search(s).move
-    s.push(q)
-    vct = gameai.make_searcher("vct(depth=15,backend=compiled)")
-    for r in s.legal_moves():
-        s.push(r)
-        res = vct.search(s)
-        s.pop()
-        assert res.move is not None, s.move_str(r)
-    # one black stone against one white: no quiet move wins by force
-    t = gameai.load_game("gomoku", moves="h8 h9")
-    assert ThreatPart(solver=part_solvers(), effort=10).quiet_refutation(t, 200_000) == (0, None)
 
 
 def test_a_timed_check_goes_beyond_the_fixed_budget(compiled):
@@ -345,17 +303,15 @@ def test_win_within_asks_the_clock(compiled):
     assert sv.win_within(g, 15, 1, 100, True) == 0 and sv.aborted
 
 
-@pytest.mark.parametrize("deepen", [True, False])
-def test_an_unfinished_timed_check_is_continued_not_passed(compiled, deepen):
+def test_an_unfinished_timed_check_is_continued_not_passed(compiled):
     """The position of the test above: a timed check of i10 stopped at once proves nothing,
     and the move is not taken as checked: the next check (with time) goes on and proves
-    White's VCT. A finished check that proves nothing is not repeated. The same with
-    ``threat_deepen=false`` (one search at the full ply limit)."""
+    White's VCT. A finished check that proves nothing is not repeated."""
     from gameai.compiled.threats import part_solvers
     from gameai.search.threats import ThreatPart
     g = gameai.load_game("gomoku", moves="h8 i9 j8 k8 h9 k9 g8 k10 k7")
     i10, k11 = g.parse_move("i10"), g.parse_move("k11")
-    part = ThreatPart(solver=part_solvers(), deepen=deepen)
+    part = ThreatPart(solver=part_solvers())
     part.root(g, lambda n: False)
     assert not part.refutes(g, i10, lambda n: True)
     assert part.refutes(g, i10, lambda n: False)

@@ -287,26 +287,3 @@ def test_postmortem_finds_the_move_that_ignored_an_open_three(tmp_path, capsys):
     (tmp_path / "run" / "moves.parquet").unlink()
     assert bench.main(["--postmortem", str(tmp_path / "run")]) == 2
     assert "holds no moves.parquet" in capsys.readouterr().out
-
-
-def test_bench_proofs_replays_the_postmortem_positions(tmp_path, capsys):
-    """``gameai bench proofs`` on the post-mortem of the game above: the position after a3
-    is Black's 3-ply win (h11, then either straight-four point), so every solver proves it
-    at 5 plies within 100 nodes, and a wrong move in the table is named."""
-    pytest.importorskip("numba")
-    from experiments import bench_proofs
-    _ignored_three_game(tmp_path / "run")
-    pd.DataFrame([dict(folder=str(tmp_path / "run"), game_id=0, opening="h8 a1", ply=5,
-                       move="a3")]).to_csv(tmp_path / "pm.csv", index=False)
-    argv = [str(tmp_path / "pm.csv"), "--depths", "5", "--budget", "1000", "--marks", "100",
-            "--out", str(tmp_path / "out")]
-    assert bench_proofs.main(argv) == 0
-    text = capsys.readouterr().out
-    for kind in bench_proofs.SOLVERS:
-        assert f"| {kind} | 5 | 1 | 1 |" in text, text
-    rows = pd.read_csv(tmp_path / "out" / "proofs.csv")
-    assert list(rows.plies) == [3, 3, 3] and (rows.nodes <= 100).all()
-    pd.DataFrame([dict(folder=str(tmp_path / "run"), game_id=0, opening="h8 a1", ply=5,
-                       move="b3")]).to_csv(tmp_path / "bad.csv", index=False)
-    assert bench_proofs.main([str(tmp_path / "bad.csv")]) == 2
-    assert "does not have b3 at ply 5" in capsys.readouterr().out

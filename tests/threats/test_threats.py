@@ -18,9 +18,7 @@ import pytest
 
 import gameai
 from gameai.search.stats import MATE, MATE_BOUND
-from gameai.games.gomoku_lines import RULE_EXACT
-from gameai.games.gomoku_rules import BLACK, EMPTY, WALL, WHITE
-from gameai.search.threats import double_threats, forced_replies, shape_score, threat_moves
+from gameai.search.threats import forced_replies
 from experiments.renju_puzzles import PUZZLES, load
 
 BY_NAME = {p["name"]: p for p in PUZZLES}
@@ -423,153 +421,6 @@ def test_forced_replies_cut_only_lost_moves(rule):
     assert cut >= 10 and checked >= 20                 # the sample holds cuts
 
 
-def _walk_line(g, q, d):
-    """The cells of the line through ``q`` along ``d``, end to end (board walk)."""
-    b = g.board
-    lo = q
-    while b[lo - d] != WALL:
-        lo -= d
-    out = [lo]
-    while b[out[-1] + d] != WALL:
-        out.append(out[-1] + d)
-    return out
-
-
-def _walk_five_points(g, line, colour, exact):
-    b = g.board
-    return [e for e in line if b[e] == EMPTY and
-            ((n := _run_with(b, e, line, colour)) == 5 or (n > 5 and not exact))]
-
-
-def _run_with(b, e, line, colour):
-    i = line.index(e)
-    n = 1
-    for step in (1, -1):
-        j = i + step
-        while 0 <= j < len(line) and b[line[j]] == colour:
-            n += 1
-            j += step
-    return n
-
-
-def _walk_straights(g, line, colour, ex) -> set:
-    """A board walk's straight-four points of ``colour`` on ``line``: the empty points
-    where its stone leaves two or more five-points on the line."""
-    b = g.board
-    pts = set()
-    for s in line:
-        if b[s] == EMPTY:
-            b[s] = colour
-            if len(_walk_five_points(g, line, colour, ex)) >= 2:
-                pts.add(s)
-            b[s] = EMPTY
-    return pts
-
-
-def _walk_double_threats(g):
-    """double_threats by walking the board: for every empty point and colour, the lines
-    where a stone there makes a five-point (a four), or else a point that makes two
-    five-points which was not one before (a three)."""
-    exact = RULE_EXACT[g.rule]
-    b = g.board
-    cells = [q for q in g.geo.cells if b[q] == EMPTY]
-    lines = {tuple(_walk_line(g, q, d)) for q in cells for d in g.dirs}
-
-    out = []
-    for ci, colour in enumerate((BLACK, WHITE)):
-        ex = exact[ci]
-        if any(_walk_five_points(g, line, colour, ex) for line in lines):
-            return None
-        base = {line: _walk_straights(g, line, colour, ex) for line in lines}
-        n = 0
-        for q in cells:
-            fours = threes = 0
-            for d in g.dirs:
-                line = tuple(_walk_line(g, q, d))
-                b[q] = colour
-                if _walk_five_points(g, line, colour, ex):
-                    fours += 1
-                elif _walk_straights(g, line, colour, ex) - base[line]:
-                    threes += 1
-                b[q] = EMPTY
-            if (fours == 1 and threes == 1) if (g.rule == "renju" and ci == 0) else fours + threes >= 2:
-                n += 1
-        out.append(n)
-    return tuple(out)
-
-
-@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
-def test_double_threats_equal_a_board_walk(rule):
-    """threat_shape's double-threat points (line facts from the memo) equal a board walk's
-    on random positions, and a known 3-3 point counts except for Black under Renju."""
-    rng = random.Random(11)
-    seen = 0
-    for _ in range(40):
-        g = random_position(rng, rule, size=9, stones=rng.randrange(6, 16))
-        (black, white), five = double_threats(g)
-        walked = _walk_double_threats(g)
-        assert five == (walked is None), str(g)
-        if not five:
-            assert (black, white) == walked, str(g)
-            seen += black + white > 0
-    assert seen >= 5                                   # the sample holds double threats
-    g = gameai.load_game("gomoku", rule=rule, black="g8 h8 j10 j9", white="a1 a3 a5 o15")
-    assert double_threats(g) == ((0 if rule == "renju" else 1, 0), False)   # j8: 3-3
-    w = 1000
-    assert shape_score(g, w) == (0 if rule == "renju" else 2 * w)
-
-
-def _walk_threat_moves(g, threes: bool):
-    """A board walk's ``threat_moves``: the empty points where a stone of the side to move
-    makes a five-point on one of its lines (a four) or, with ``threes``, new straight-four
-    points (a three). None when either colour has a five-point already."""
-    exact = RULE_EXACT[g.rule]
-    b = g.board
-    cells = [q for q in g.geo.cells if b[q] == EMPTY]
-    lines = {tuple(_walk_line(g, q, d)) for q in cells for d in g.dirs}
-    for ci, colour in enumerate((BLACK, WHITE)):
-        if any(_walk_five_points(g, line, colour, exact[ci]) for line in lines):
-            return None
-    me = g.to_move
-    colour, ex = (BLACK, WHITE)[me], exact[me]
-
-    out = set()
-    for q in cells:
-        for d in g.dirs:
-            line = tuple(_walk_line(g, q, d))
-            before = _walk_straights(g, line, colour, ex) if threes else set()
-            b[q] = colour
-            four = bool(_walk_five_points(g, line, colour, ex))
-            three = threes and not four and bool(_walk_straights(g, line, colour, ex) - before)
-            b[q] = EMPTY
-            if four or three:
-                out.add(q)
-    return out
-
-
-@pytest.mark.parametrize("rule", ["freestyle", "standard", "renju"])
-def test_threat_moves_equal_a_board_walk(rule):
-    """threat_extend's moves (a four, or a four or three, for the side to move; line facts
-    from the memo) equal a board walk's on random positions of both sides to move."""
-    rng = random.Random(12)
-    seen = [0, 0]
-    for _ in range(40):
-        g = random_position(rng, rule, size=9, stones=rng.randrange(5, 16))
-        for threes in (False, True):
-            walked = _walk_threat_moves(g, threes)
-            if walked is None:
-                break
-            assert threat_moves(g, threes) == walked, (threes, str(g))
-            seen[threes] += len(walked) > 0
-    assert min(seen) >= 5                              # the sample holds both kinds
-    g = gameai.load_game("gomoku", rule=rule, black="g8 h8 a1", white="a15 b15 c15")
-    assert {"f8", "i8"} <= {g.move_str(m) for m in threat_moves(g, True)}   # black's threes
-    assert not threat_moves(g, False)                  # no four for black; white's are not its
-    g.push(g.parse_move("a2"))                         # white to move: its fours at the edge
-    assert {g.move_str(m) for m in threat_moves(g, False)} == {"d15", "e15"}
-    assert threat_moves(g, True) == threat_moves(g, False)
-
-
 def test_forced_replies_keep_the_defences():
     """Facing an open three, the defences (both ends) and the side to move's own fours stay;
     a quiet move elsewhere goes. With nothing to answer, every move stays."""
@@ -588,72 +439,6 @@ def test_forced_replies_leave_the_root_moves_a_gui_names(backend):
     r = s.search(g, root_moves=[g.parse_move("h10")])
     assert g.move_str(r.move) == "h10" and r.value <= -MATE_BOUND
     assert g.move_str(s.search(g).move) in {"e8", "i8", "d15", "e15", "d8", "j8"}
-
-
-@pytest.mark.parametrize("backend", ["python", "compiled"])
-def test_a_swindle_searches_on_when_every_move_loses(backend):
-    """``threat_swindle=N``: when every root move's check proves the opponent a VCT, those
-    of at least N plies are searched as if unproven, so the move is the one the search
-    plays with no VCT proven (a stub proves an 11-ply VCT after every root move of a quiet
-    position); the value is still the proven loss. Shorter VCTs stay lost, and without
-    the switch the search plays out the proven loss."""
-    if backend == "compiled":
-        pytest.importorskip("numba")
-    g = gameai.load_game("gomoku", size=9, moves="e5 d4 f5 e4")
-    spec = f"negascout(depth=3,tt=true,history=true,threats=true,threat_order=true,backend={backend}"
-
-    def run(swindle, lost=11):
-        s = gameai.make_searcher(spec + (f",threat_swindle={swindle})" if swindle else ")"))
-        part, real = s.threats, s.threats.reply
-
-        def reply(state, ply, budget=None, should_stop=None):   # before the table: "lost"
-            if part.root_replies is None and lost:
-                return lost
-            return real(state, ply, budget, should_stop)
-        part.reply = reply
-        return s.search(g), part
-
-    free, part = run(0, lost=0)                  # nothing proven: the ordinary search
-    assert -MATE_BOUND < free.value < MATE_BOUND and not part.swindled
-    lost, part = run(0)
-    assert lost.value == -(MATE - 12) and not part.swindled
-    sw, part = run(9)
-    assert sw.move == free.move and sw.pv == free.pv and sw.value == -(MATE - 12)
-    assert set(part.swindled) == set(g.legal_moves()) and set(part.swindled.values()) == {11}
-    short, part = run(13)
-    assert short.value == -(MATE - 12) and not part.swindled
-
-
-def test_a_swindle_releases_every_long_loss_when_a_longer_check_refutes_the_last_move():
-    """When the longer check of a chosen move (``refutes``) proves the last root move not
-    yet lost lost too, the moves whose VCT is at least ``swindle`` plies are released
-    (searched as if unproven; the caller tells a running core) and the move is not
-    reported refuted; otherwise it is scored lost as before. (The solver is stubbed to
-    prove an 11-ply VCT; ``a`` was lost to a 13-ply one, ``c`` to a 5-ply one.)"""
-    from gameai.search.threats import ThreatPart
-    g = gameai.load_game("gomoku", size=9, moves="e5 d4 f5 e4")
-    a, b, c = g.legal_moves()[:3]
-    keys = {}
-    for m in (a, b, c):
-        g.push(m)
-        keys[m] = g.key
-        g.pop()
-
-    def part(swindle, replies):
-        p = ThreatPart(swindle=swindle)
-        p.root_replies, p._root_count, p._root_keys = dict(replies), 3, keys
-        p._by_key = {keys[m]: n for m, n in replies.items()}
-        p.pass_clear = False
-        p.vct.win_within = lambda *args, **kw: 11
-        return p
-    p = part(9, {a: 13, b: 0, c: 5})
-    assert not p.refutes(g, b) and p.swindled == {a: 13, b: 11}
-    assert sorted(p.released) == sorted([a, b]) and p.root_replies == {a: 0, b: 0, c: 5}
-    assert p._by_key[keys[a]] == p._by_key[keys[b]] == 0 and p._by_key[keys[c]] == 5
-    p = part(15, {a: 13, b: 0, c: 5})           # every VCT too short: all stay lost
-    assert p.refutes(g, b) and p.root_replies == {a: 13, b: 11, c: 5} and not p.released
-    p = part(9, {a: 13, b: 0, c: 0})            # c is not lost: nothing to release
-    assert p.refutes(g, b) and not p.swindled and p.root_replies[b] == 11
 
 
 def _score_lost(part, state, move, plies: int = 5) -> bool:
@@ -795,25 +580,16 @@ def _refuted_at_the_deadline(g, t, backend, FINAL_SHARE):
 
 
 @pytest.mark.parametrize("name", ["okabe-02", "okabe-63"])
-def test_threat_deepen_false_checks_replies_with_one_search_at_full_depth(name):
-    """``threat_deepen=false``: a reply check is one search at ``vct_depth`` plies, not
-    deepening 1, 3, 5, ...; each mode gives what the solver gives called that way."""
+def test_a_reply_check_deepens_to_the_published_shortest_vct(name):
+    """A reply check deepens its ply limit 1, 3, 5, ... within ``reply_nodes``: it gives
+    what the solver gives called that way, and finds the puzzle's published shortest VCT."""
     from gameai.search.threats import ThreatPart, ThreatSolver
     s = load(BY_NAME[name])
-    found = {}
-    for deepen in (True, False):
-        part = ThreatPart(vct_depth=15, deepen=deepen)
-        n = part.reply(s, 1)
-        ref = ThreatSolver(vct=True)
-        assert (n, part.nodes) == (ref.win_within(s, 15, 1, part.reply_nodes, deepen),
-                                   ref.nodes)
-        found[deepen] = (n, part.nodes)
-    # deepening finds the published shortest VCT within the reply budget (one search at
-    # 15 plies may not: there short wins cost more nodes, the trade-off of the switch)
-    assert found[True][0] == 2 * BY_NAME[name]["attacks"] + 1
-    assert found[True] != found[False]              # the two modes search differently
-    assert gameai.make_searcher("negascout(depth=2,threats=true,threat_deepen=false)") \
-        .threats.deepen is False
+    part = ThreatPart(vct_depth=15)
+    n = part.reply(s, 1)
+    ref = ThreatSolver(vct=True)
+    assert (n, part.nodes) == (ref.win_within(s, 15, 1, part.reply_nodes, True), ref.nodes)
+    assert n == 2 * BY_NAME[name]["attacks"] + 1
 
 
 def test_complete_line_plays_a_short_proof_to_its_five_and_stops_when_told():
