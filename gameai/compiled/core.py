@@ -2,7 +2,7 @@
 
 This file is a template, compiled once per game kernel: :func:`gameai.compiled.search.load_core`
 loads it as the module ``gameai.compiled._core_<kernel>``, whose global ``game`` is the
-kernel module (``gameai.compiled.<kernel>``; the contract is in ``HELPERS.md`` and
+kernel module (``gameai.compiled.<kernel>``; the contract is in
 :mod:`gameai.compiled`), each with its own numba cache folder. A kernel's capability flags
 (``HAS_CHECK``, ...) are compile-time constants, so the parts a game lacks are not compiled.
 
@@ -301,10 +301,12 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
         if n:
             c[TERMINALS] += 1
             return MATE - (ply + n)
-    if game.HAS_REPEAT and c[REPEAT] and ply and game.repeated(G):
-        c[TERMINALS] += 1               # a repetition in the line: a draw, path-dependent
-        c[GHI] += 1
-        return 0
+    if game.HAS_REPEAT and c[REPEAT] and ply:
+        r = game.repetition(G)          # a repetition in the line, judged by the game's
+        if r >= 0:                      # rule (perpetual check loses): path-dependent
+            c[TERMINALS] += 1
+            c[GHI] += 1
+            return _term_value(G, c, r, ply)
     # 2. check extension, horizon
     checked = False
     if game.HAS_CHECK and c[NEED_CHECK]:

@@ -6,8 +6,8 @@ threat part of the core (:mod:`.threats`: the horizon VCF, threat ordering and f
 from .gomoku_board import (FORBIDDEN_NAMES, HAS_CAPTURE, HAS_CHECK, HAS_NOISY, HAS_NULL,
                            HAS_REPEAT, HISTORY_SIZE, MAX_MOVES, forbidden, gen_moves,
                            gen_noisy, history_key, in_check, is_capture, key, load,
-                           mvv_lva, perft, pop, pop_null, push, push_null, repeated, result,
-                           side)
+                           mvv_lva, perft, pop, pop_null, push, push_null, repeated, repetition,
+                           result, side)
 from .gomoku_eval import evaluate, evaluator
 from .threats import threat_forced, threat_horizon, threat_order
 
@@ -17,4 +17,5 @@ __all__ = ["FORBIDDEN_NAMES", "HAS_CAPTURE", "HAS_CHECK", "HAS_NOISY", "HAS_NULL
            "HISTORY_SIZE", "MAX_MOVES", "evaluate", "evaluator", "forbidden", "gen_moves",
            "gen_noisy", "history_key", "in_check", "is_capture", "key", "load", "HAS_THREATS",
            "threat_forced", "threat_horizon", "threat_order", "mvv_lva",
-           "perft", "pop", "pop_null", "push", "push_null", "repeated", "result", "side"]
+           "perft", "pop", "pop_null", "push", "push_null", "repeated", "repetition", "result",
+           "side"]

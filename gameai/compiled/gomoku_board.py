@@ -537,6 +537,11 @@ def repeated(G):
 
 
 @jit(_nrt=False)
+def repetition(G):
+    return -1
+
+
+@jit(_nrt=False)
 def is_capture(G, m):
     return False
 

@@ -91,7 +91,7 @@ def _config(o, state, kernel, c: np.ndarray, max_ply: int, on_root: bool) -> Non
     null = o.nullmove and has("push_null") and has("pop_null") and in_check
     is_cap = has("is_capture")
     mvv = o.mvv_lva and has("mvv_lva")
-    repeat = o.repetition and has("repeated")
+    repeat = o.repetition and has("repetition_outcome")
     need_check = in_check and (null or o.lmr or check_ext)
     needs = (("quiescence", noisy, "HAS_NOISY"), ("in_check", need_check, "HAS_CHECK"),
              ("nullmove", null, "HAS_NULL"), ("mvv_lva", mvv, "HAS_CAPTURE"),

@@ -38,6 +38,11 @@ def repeated(G):
 
 
 @jit
+def repetition(G):
+    return -1
+
+
+@jit
 def is_capture(G, m):
     return False
 

@@ -16,7 +16,7 @@ import numpy as np
 from ..errors import SpecError
 from .jit import jit
 from .stubs import (gen_noisy, in_check, is_capture, mvv_lva, pop_null,  # noqa: F401
-                    push_null, repeated)
+                    push_null, repeated, repetition)
 
 MAX_MOVES = 256          #: widest tree the kernel takes (buffer sizing)
 HAS_CHECK = HAS_NULL = HAS_NOISY = HAS_CAPTURE = HAS_REPEAT = False

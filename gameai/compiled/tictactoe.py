@@ -12,7 +12,7 @@ import numpy as np
 from ..games import tictactoe as py
 from .jit import jit
 from .stubs import (gen_noisy, in_check, is_capture, mvv_lva, pop_null,  # noqa: F401
-                    push_null, repeated)
+                    push_null, repeated, repetition)
 
 MAX_MOVES = 9
 HISTORY_SIZE = 18

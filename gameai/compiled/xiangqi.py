@@ -589,8 +589,8 @@ def result(G) -> int:
 
 @jit(_nrt=False)
 def _repetition_outcome(G, lo) -> int:
-    """Perpetual check loses, anything else is a draw (Python ``_repetition_outcome``):
-    pop back to the first counted occurrence, replay, note who gave check each move."""
+    """The game's repetition (Python ``_repetition_outcome``): the span from the first
+    counted occurrence, judged by :func:`_judge_cycle`."""
     n = G[I_N]
     k = G[I_KEY]
     need = G[I_REP] - 1
@@ -602,6 +602,14 @@ def _repetition_outcome(G, lo) -> int:
             if cnt == need:
                 start = i
                 break
+    return _judge_cycle(G, start)
+
+
+@jit(_nrt=False)
+def _judge_cycle(G, start) -> int:
+    """Perpetual check loses (the checker's opponent, 0/1), anything else draws (2), over
+    the moves from ``start``: pop back to it, replay, note who gave check each move."""
+    n = G[I_N]
     for i in range(n - start):
         pop(G)
     all0 = True
@@ -617,6 +625,24 @@ def _repetition_outcome(G, lo) -> int:
     if all0 != all1:
         return 1 if all0 else 0
     return 2
+
+
+@jit(_nrt=False)
+def repetition(G) -> int:
+    """Python ``repetition_outcome()`` as a code: -1 not repeated since the last capture,
+    else the moves since the latest occurrence judged (0/1 the winner, 2 a draw)."""
+    clock = G[I_CLOCK]
+    if clock < 4:
+        return -1
+    n = G[I_N]
+    lo = n - clock
+    if lo < 0:
+        lo = 0
+    k = G[I_KEY]
+    for i in range(n - 1, lo - 1, -1):
+        if G[U0 + i * U_SIZE + U_KEY] == k:
+            return _judge_cycle(G, i)
+    return -1
 
 
 @jit(_nrt=False)

@@ -34,7 +34,10 @@ Optional capabilities (searchers test with ``hasattr``):
 * ``is_capture(move)``, ``mvv_lva(move) -> int``: capture test and capture order (most
   valuable victim, least valuable attacker; 0 for quiet moves).
 * ``repeated() -> bool``: this position occurred earlier in the game's line (since the
-  last irreversible move); searchers score it as a draw with ``repetition=true``.
+  last irreversible move).
+* ``repetition_outcome() -> Outcome | None``: the same question judged by the game's
+  rule for the moves since that earlier occurrence (Xiangqi: a perpetual check loses for
+  the checking side, anything else draws); searchers with ``repetition=true`` score it.
 """
 from __future__ import annotations
 

@@ -614,27 +614,40 @@ class Xiangqi(CheckedPush):
         return None
 
     def _repetition_outcome(self, lo: int) -> Outcome:
-        """Judge a repetition: perpetual check loses, anything else is a draw."""
+        """Judge the game's repetition: the span from the first counted occurrence."""
         hist = self._hist
         key = self._key
-        n = len(hist)
-        occ = [i for i in range(lo, n) if hist[i] == key]
-        start = occ[-(self.repetitions - 1)]  # first of the counted occurrences
-        moves = []
-        for _ in range(n - start):
-            moves.append(self.pop())
-        checks = []
+        occ = [i for i in range(lo, len(hist)) if hist[i] == key]
+        return self._judge_cycle(occ[-(self.repetitions - 1)])
+
+    def repetition_outcome(self) -> Outcome | None:
+        """How the search scores a repetition inside its line: None if this position (same
+        side to move) has not occurred since the last capture; else the moves since its
+        latest occurrence judged by the game's own rule (perpetual check loses for the
+        checking side, anything else draws). A search that scored every repetition as a
+        draw would happily give perpetual check and lose the game by it."""
+        clock = self._clock
+        if clock < 4:
+            return None
+        hist = self._hist
+        key = self._key
+        for i in range(len(hist) - 1, max(0, len(hist) - clock) - 1, -1):
+            if hist[i] == key:
+                return self._judge_cycle(i)
+        return None
+
+    def _judge_cycle(self, start: int) -> Outcome:
+        """Perpetual check loses, anything else is a draw, over the moves from ``start``:
+        pop back to it and replay, noting whether each move gave check."""
+        moves = [self.pop() for _ in range(len(self._hist) - start)]
+        all_check = [True, True]
         for m in reversed(moves):
             mover = self._side
             self.push_unchecked(m)
-            checks.append((mover, self.in_check()))
-        all_check = {0: True, 1: True}
-        for mover, gave in checks:
-            if not gave:
+            if not self.in_check():
                 all_check[mover] = False
         if all_check[0] != all_check[1]:
-            checker = 0 if all_check[0] else 1
-            return Outcome(checker ^ 1, "perpetual-check")
+            return Outcome(1 if all_check[0] else 0, "perpetual-check")
         return Outcome(None, "repetition")
 
     # ------------------------------------------------------------------ text

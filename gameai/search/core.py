@@ -3,7 +3,8 @@
 A node does, in this order (as Stockfish lays its search out):
 
 1. limits and ``stop`` (every node), terminal and draw (the game's ``result()``, then a
-   repetition inside the search line when ``repetition=true``);
+   repetition inside the search line when ``repetition=true``, judged by the game's
+   ``repetition_outcome()``: in Xiangqi a perpetual check loses, anything else draws);
 2. check extension (``check_ext``), then the horizon: quiescence (``quiescence``, with
    check evasions when ``evasions``), the threat part's VCF (``threats``) or the evaluator;
 3. mate-distance pruning (``mate_distance``);
@@ -23,9 +24,9 @@ option to :class:`~gameai.search.negamax.Searcher` (an annotated parameter), rea
 into a local below, and put its few lines at the step where it acts; give it a counter
 in :class:`~gameai.search.stats.SearchStats` if it answers nodes by itself.
 
-Graph-history interaction: a repetition scored as a draw depends on the path, not on
-the position. Such values are counted (``ghi``) and a node whose subtree used one stores
-nothing in the TT, so no path-dependent value is ever stored (exact or bound); the TT
+Graph-history interaction: a repetition's value (a draw, or a perpetual check's loss)
+depends on the path, not on the position. Such values are counted (``ghi``) and a node
+whose subtree used one stores nothing in the TT, so no path-dependent value is ever stored (exact or bound); the TT
 can then persist across moves without breaking repetition handling (Breuker, Uiterwijk &
 van den Herik 1996 describe the problem; not storing is the simple safe answer).
 
@@ -116,7 +117,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     lmr = o.lmr
     is_capture = getattr(state, "is_capture", None)
     mvv = mvv_lva_key(state) if o.mvv_lva else None
-    repeated = getattr(state, "repeated", None) if o.repetition else None
+    repeated = getattr(state, "repetition_outcome", None) if o.repetition else None
     mdp = o.mate_distance and mate_ply
     need_check = in_check is not None and (push_null is not None or lmr or check_ext)
     by_threat = order_by_threat if o.threat_order else None
@@ -210,10 +211,12 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
             if n:
                 terminals += 1
                 return MATE - (ply + n)
-        if repeated is not None and ply and repeated():
-            terminals += 1                   # a repetition in the line: a draw, path-dependent
-            ghi += 1
-            return 0
+        if repeated is not None and ply:
+            r = repeated()                   # a repetition in the line, judged by the game's
+            if r is not None:                # rule (perpetual check loses): path-dependent
+                terminals += 1
+                ghi += 1
+                return term_value(r, ply)
         # 2. check extension, horizon
         checked = in_check() if need_check else False
         if check_ext and checked and ply < max_ply:

@@ -110,6 +110,17 @@ def test_same_numbers_as_python(game, params, depth):
         assert co == py, (game, params, spec)
 
 
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
+def test_perpetual_check_is_judged_as_in_python(depth):
+    """Repetitions inside the line judged by the rule (perpetual check loses): the same
+    numbers on a position where Red's best-looking move repeats by perpetual check."""
+    from tests.games.test_xiangqi import PERPETUAL
+    for spec in [v for v in V2 if "repetition=true" in v]:
+        py, co = _both("xiangqi", PERPETUAL, spec, depth=depth)
+        assert co == py, spec
+        assert py["move"] != gameai.load_game("xiangqi", **PERPETUAL).parse_move("a8a9")
+
+
 def _persistent_game():
     return "xiangqi"
 

@@ -42,7 +42,7 @@ def kernel(request):
     K.pop(G)
     K.push_null(G)
     K.pop_null(G)
-    K.result(G), K.in_check(G), K.repeated(G), K.key(G), K.side(G)
+    K.result(G), K.in_check(G), K.repeated(G), K.repetition(G), K.key(G), K.side(G)
     K.mvv_lva(G, buf[0]), K.is_capture(G, buf[0]), K.history_key(G, buf[0], True)
     for spec in EVALS:
         K.evaluate(G, K.evaluator(gameai.make_evaluator(spec), s))
@@ -74,6 +74,7 @@ def check_same(s, G, evals):
     assert K.result(G) == code_of(s.result())
     assert K.in_check(G) == s.in_check()
     assert K.repeated(G) == s.repeated()
+    assert K.repetition(G) == code_of(s.repetition_outcome())
     for m in legal:
         assert K.is_capture(G, m) == s.is_capture(m)
         assert K.mvv_lva(G, m) == s.mvv_lva(m)

@@ -487,3 +487,26 @@ def test_cross_check_against_openspiel(seed):
         res = s.result()
         assert st_.is_terminal() and res.reason in ("checkmate", "stalemate")
         assert st_.returns()[res.winner] == 1.0
+
+
+# Red (a rook down two) has just checked a9-a8 and back is perpetual: a8a9 returns to the
+# position after a0a9 with every Red move of the cycle a check and no Black one.
+PERPETUAL = {"fen": "4k4/9/9/9/8r/8r/9/9/9/R2K5 w", "moves": "a0a9 e9e8 a9a8 e8e9"}
+
+
+def test_repetition_outcome_judges_the_cycle_by_the_game_rule():
+    """The search's judgement of one cycle equals the game's own ``result()`` when the game
+    ends at the first repetition (repetitions=2), for perpetual check and a plain draw."""
+    for moves, reason in ((PERPETUAL["moves"] + " a8a9", "perpetual-check"),
+                          ("a0a1 e9e8 a1a0 e8e9", "repetition")):
+        s = gameai.load_game("xiangqi", fen=PERPETUAL["fen"], moves=moves)
+        judged = s.repetition_outcome()
+        assert s.result() is None and judged.reason == reason
+        ended = gameai.load_game("xiangqi", fen=PERPETUAL["fen"], moves=moves, repetitions=2)
+        assert ended.result() == judged
+        assert ended.move_stack == s.move_stack      # the judgement replays, changes nothing
+    assert s.repetition_outcome().winner is None
+    s = gameai.load_game("xiangqi", fen=PERPETUAL["fen"], moves=PERPETUAL["moves"] + " a8a9")
+    assert s.repetition_outcome().winner == 1        # Red gave every check: Black wins
+    s.pop()
+    assert s.repetition_outcome() is None and not s.repeated()

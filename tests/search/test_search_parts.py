@@ -3,7 +3,8 @@
 import pytest
 
 import gameai
-from gameai.search.stats import Limits
+from gameai.search.stats import MATE, Limits
+from tests.games.test_xiangqi import PERPETUAL
 from test_search import _random_positions as _positions  # seeded random unfinished positions
 
 MID = "r1b1kab1r/2c1a4/2n2cn2/3C5/p3p1p1p/2B6/P1P1P1P1P/5R2N/8R/1NBAKAC2 w - - 5 16"
@@ -113,6 +114,23 @@ def test_repetition_scored_as_a_draw_and_never_stored():
             s, on_root_move=lambda i, n, m, v: plain.__setitem__(m, v))
         assert values[back] == 0 != plain[back]
         assert sr.tt.probe(s.key) is None    # the root's value depends on the path: not stored
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_perpetual_check_loses_so_the_searcher_avoids_it(depth):
+    """Down two rooks, Red's a8a9 repeats by perpetual check. Scored as a draw it would be
+    Red's best move by far; by the rules it loses, so the search plays another move."""
+    s = gameai.load_game("xiangqi", **PERPETUAL)
+    repeat = s.parse_move("a8a9")
+    values = {}
+    r = gameai.make_searcher(f"alphabeta(depth={depth},repetition=true)").search(
+        s, on_root_move=lambda i, n, m, v: values.__setitem__(m, v))
+    assert values[repeat] == -(MATE - 1)             # Black wins at ply 1
+    assert r.move != repeat and -MATE + 1 < r.value < 0
+    blind = {}                                       # without the rule: an evaluation
+    gameai.make_searcher(f"alphabeta(depth={depth})").search(
+        s, on_root_move=lambda i, n, m, v: blind.__setitem__(m, v))
+    assert abs(blind[repeat]) < MATE // 2
 
 
 def test_outside_check_name_works():
