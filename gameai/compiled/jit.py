@@ -2,8 +2,10 @@
 
 Every kernel function is decorated with :func:`jit` (``numba.njit(cache=True)``). The
 on-disk cache lives in ``$GAMEAI_CACHE_DIR`` (default ``~/.cache/gameai``) under a
-folder named by a hash of this package's sources: numba's own cache does not notice a
-change in a *called* function's file, so an edited kernel must never meet a stale
+folder named by a hash of the sources a kernel reads (this package and every ``gameai``
+module it imports, transitively: constants such as ``MATE`` or the LMR limits live in
+the Python reference): numba's own cache does not notice a change in a *called*
+function's file or an imported constant, so an edited kernel must never meet a stale
 compiled caller. ``tag`` separates the caches of one source compiled several times
 (the negamax core, once per game).
 
@@ -13,6 +15,8 @@ warning (:func:`fallback_warning`).
 """
 from __future__ import annotations
 
+import ast
+import functools
 import hashlib
 import os
 import warnings
@@ -28,10 +32,43 @@ except Exception as exc:  # ImportError, or a broken llvmlite
     AVAILABLE, REASON = False, f"numba cannot be imported ({type(exc).__name__}: {exc})"
 
 
-def _source_hash() -> str:
+def kernel_sources(root: Path = _HERE.parent) -> list[Path]:
+    """The files a kernel may read: ``compiled/*.py`` under the package ``root`` and the
+    modules of that package they import (any import statement, lazy ones too),
+    transitively."""
+    top = root.parent
+
+    def path_of(name: str) -> Path | None:
+        p = top.joinpath(*name.split("."))
+        for cand in (p / "__init__.py", p.with_suffix(".py")):
+            if cand.is_file():
+                return cand
+        return None
+
+    todo = [f"{root.name}.compiled.{p.stem}" for p in (root / "compiled").glob("*.py")]
+    seen: dict[str, Path] = {}
+    while todo:
+        name = todo.pop()
+        p = None if name in seen else path_of(name)
+        if p is None:
+            continue
+        seen[name] = p
+        package = name.split(".") if p.name == "__init__.py" else name.split(".")[:-1]
+        for node in ast.walk(ast.parse(p.read_bytes())):
+            if isinstance(node, ast.ImportFrom):
+                base = package[:len(package) - node.level + 1] if node.level else []
+                mod = ".".join(base + ([node.module] if node.module else []))
+                todo += [mod, *(f"{mod}.{a.name}" for a in node.names)]
+            elif isinstance(node, ast.Import):
+                todo += [a.name for a in node.names]
+    return sorted(set(seen.values()))
+
+
+@functools.cache
+def _source_hash(root: Path = _HERE.parent) -> str:
     h = hashlib.sha256()
-    for p in sorted(_HERE.glob("*.py")):
-        h.update(p.name.encode())
+    for p in kernel_sources(root):
+        h.update(p.relative_to(root).as_posix().encode())
         h.update(p.read_bytes())
     return h.hexdigest()[:16]
 

@@ -31,7 +31,6 @@ import zlib
 import numpy as np
 
 from ..errors import SpecError
-from ..search.minimal import _BIG, ALL, CUT, PV, MinimalTree
 from ..search.stats import INF, MATE
 from . import core as _core
 from .jit import jit
@@ -41,6 +40,8 @@ if "._minimal_" in __name__:    # loaded per game by load_core
     game = importlib.import_module(f"{_pkg}.{_kernel}")
 else:                           # the plain module is only the template (and the entry point)
     game, _kernel = None, "template"
+PV, CUT, ALL = 0, 1, 2                  #: node types, as the Python oracle's (its module imports
+_BIG = 1 << 60                          #: this one, so this one imports no search module but stats)
 _FROZEN = (_BIG, ALL, CUT, PV, INF, MATE)
 _TAG = f"minimal-{_kernel}-{zlib.crc32(repr(_FROZEN).encode()):08x}"
 
@@ -339,9 +340,9 @@ def _table(c: np.ndarray, t: int, bits: int) -> np.ndarray:
     return np.zeros((1 << bits, WIDTHS[t]), np.int64)
 
 
-def minimal_tree(state, depth: int, evaluator, *, mate_ply: bool = True) -> MinimalTree:
+def minimal_tree(state, depth: int, evaluator, *, mate_ply: bool = True) -> dict[str, int]:
     """:func:`gameai.search.minimal.minimal_tree` on the game's compiled kernel: the same
-    numbers, ``state`` left unchanged. SpecError for a game without a kernel or an
+    numbers (the fields of its ``MinimalTree``), ``state`` left unchanged. SpecError for a game without a kernel or an
     evaluator the kernel does not implement."""
     from .search import kernel_for, load_core
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
@@ -385,4 +386,5 @@ def minimal_tree(state, depth: int, evaluator, *, mate_ply: bool = True) -> Mini
             if c[USED + t] > c[LIMIT + t]:
                 _BITS[t] += 2
     (_, leaves, terminals, _, graph_leaves), (nodes, _, _, graph_nodes, _) = out
-    return MinimalTree(value, leaves, terminals, nodes, graph_leaves, graph_nodes, int(c[WORK]))
+    return {"value": value, "leaves": leaves, "terminals": terminals, "nodes": nodes,
+            "graph_leaves": graph_leaves, "graph_nodes": graph_nodes, "oracle_nodes": int(c[WORK])}

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..errors import SpecError
 from ..search.core import Abort
+from ..search.parts import parts
 from ..search.stats import SearchStats
 from . import core as template
 from . import kernel_for as _lookup
@@ -81,21 +82,13 @@ def memories(tt: bool, tt_size: int, history: tuple | None, killers: bool):
 
 
 def _config(o, state, kernel, c: np.ndarray, max_ply: int, on_root: bool) -> None:
-    """Write the switches to ``c`` as the Python core reads them (``gameai.search.core._build``),
-    checked against the kernel's capabilities."""
-    def has(attr):
-        return getattr(state, attr, None) is not None
-    noisy = o.quiescence and has("noisy_moves")
-    in_check = has("in_check")
-    check_ext = o.check_ext and in_check
-    null = o.nullmove and has("push_null") and has("pop_null") and in_check
-    is_cap = has("is_capture")
-    mvv = o.mvv_lva and has("mvv_lva")
-    repeat = o.repetition and has("repetition_outcome")
-    need_check = in_check and (null or o.lmr or check_ext)
-    needs = (("quiescence", noisy, "HAS_NOISY"), ("in_check", need_check, "HAS_CHECK"),
-             ("nullmove", null, "HAS_NULL"), ("mvv_lva", mvv, "HAS_CAPTURE"),
-             ("lmr", o.lmr and is_cap, "HAS_CAPTURE"), ("repetition", repeat, "HAS_REPEAT"),
+    """Write the switches to ``c``: the parts the Python core runs (:func:`gameai.search.parts.parts`,
+    derived once for both backends), checked against the kernel's capabilities."""
+    p = parts(o, state)
+    needs = (("quiescence", p.noisy, "HAS_NOISY"), ("in_check", p.need_check, "HAS_CHECK"),
+             ("nullmove", p.nullmove, "HAS_NULL"), ("mvv_lva", p.mvv_lva, "HAS_CAPTURE"),
+             ("lmr", p.lmr and p.is_capture, "HAS_CAPTURE"),
+             ("repetition", p.repetition, "HAS_REPEAT"),
              ("threat search", o.threats is not None, "HAS_THREATS"))
     for part, used, flag in needs:
         if used and not getattr(kernel, flag, False):
@@ -107,13 +100,10 @@ def _config(o, state, kernel, c: np.ndarray, max_ply: int, on_root: bool) -> Non
                  (t.MATE_PLY, o.mate_ply), (t.QDEPTH, o.qdepth), (t.USE_TT, o.tt is not None),
                  (t.USE_HIST, h is not None), (t.WITH_PIECE, h is not None and h.with_piece),
                  (t.SQUARE, h is not None and h.square), (t.KILLERS, o.killers is not None),
-                 (t.NOISY, noisy), (t.EVASIONS, o.evasions and noisy and in_check),
-                 (t.CHECK_EXT, check_ext), (t.NULLMOVE, null), (t.LMR, o.lmr),
-                 (t.IS_CAP, is_cap), (t.MVV, mvv), (t.REPEAT, repeat),
-                 (t.MDP, o.mate_distance and o.mate_ply), (t.NEED_CHECK, need_check),
-                 (t.INLINE, not noisy and o.threats is None and not check_ext and not repeat),
-                 (t.ORDERING, o.tt is not None or h is not None or o.killers is not None
-                  or o.threat_order or mvv),
+                 (t.NOISY, p.noisy), (t.EVASIONS, p.evasions), (t.CHECK_EXT, p.check_ext),
+                 (t.NULLMOVE, p.nullmove), (t.LMR, p.lmr), (t.IS_CAP, p.is_capture),
+                 (t.MVV, p.mvv_lva), (t.REPEAT, p.repetition), (t.MDP, p.mate_distance),
+                 (t.NEED_CHECK, p.need_check), (t.INLINE, p.inline), (t.ORDERING, p.ordering),
                  (t.THREATS, o.threats is not None),
                  (t.THREAT_ORDER, o.threat_order and getattr(kernel, "HAS_THREATS", False)),
                  (t.THREAT_FORCED, o.threat_forced and getattr(kernel, "HAS_THREATS", False)),

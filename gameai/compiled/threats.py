@@ -46,6 +46,8 @@ else:
         return (x & -x).bit_length() - 1
 
 WIN, FAIL = 1, 0                    # as gameai.search.threats (a kernel imports no search module)
+QUIET_WIDTH = 30                    # ThreatSolver.QUIET_WIDTH and THREAT_BUDGET of gameai.search.threats,
+THREAT_BUDGET = 2_000               # which imports this module (tests check they are equal)
 NONE = -1                           #: no move (None)
 NEVER = 1 << 62
 # c: counters, then limits and switches
@@ -1022,12 +1024,11 @@ class Arena:
 
     def solver_memory(self, vct: bool) -> tuple[int, int]:
         """Offsets of a new solver's ``c`` and ``tt``."""
-        from ..search.threats import ThreatSolver as Py
         co, to = self._take(N_C), self._take(self.tt_len)
         c = self.T[co:co + N_C]
         c[TT_SIZE], c[TT_GEN], c[VCT] = self.tt_size, 1, int(vct)
         c[TT_MAX], c[TT_MASK] = self.cap, min(self.cap, 1024) - 1
-        c[QUIET], c[BUDGET] = Py.QUIET_WIDTH, Py.THREAT_BUDGET
+        c[QUIET], c[BUDGET] = QUIET_WIDTH, THREAT_BUDGET
         c[LIMIT] = c[STOP_AT] = -1
         c[NEXT_CHECK] = c[EVERY] = NEVER
         return co, to

@@ -39,6 +39,7 @@ from typing import Any, Callable
 
 from ..games.protocol import fast_push
 from .ordering import mvv_lva_key
+from .parts import parts
 from .pruning import LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, lmr_reduction
 from .stats import INF, MATE, MATE_BOUND, SearchStats
 from .threats import forced_replies, order_by_threat
@@ -105,25 +106,20 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     tt, hist, killers, threat = o.tt, o.history, o.killers, o.threats
     pruning, scout, exact_depth, mate_ply, qdepth = o.pruning, o.scout, o.exact_depth, \
         o.mate_ply, o.qdepth
-    # the parts, each read once: None/False means off (or not offered by this game)
-    noisy = getattr(state, "noisy_moves", None) if o.quiescence else None
-    in_check = getattr(state, "in_check", None)
-    evasions = o.evasions and noisy is not None and in_check is not None
-    check_ext = o.check_ext and in_check is not None
-    push_null = getattr(state, "push_null", None) if o.nullmove else None
+    # the parts, each read once (gameai.search.parts, which the compiled core reads too):
+    # None/False means off (or not offered by this game)
+    p = parts(o, state)
+    noisy = state.noisy_moves if p.noisy else None
+    in_check = state.in_check if p.in_check else None
+    evasions, check_ext, lmr, mdp = p.evasions, p.check_ext, p.lmr, p.mate_distance
+    push_null = state.push_null if p.nullmove else None   # never where check is unknown
     pop_null = getattr(state, "pop_null", None)
-    if pop_null is None or in_check is None:         # never null-move where check is unknown
-        push_null = None
-    lmr = o.lmr
     is_capture = getattr(state, "is_capture", None)
-    mvv = mvv_lva_key(state) if o.mvv_lva else None
-    repeated = getattr(state, "repetition_outcome", None) if o.repetition else None
-    mdp = o.mate_distance and mate_ply
-    need_check = in_check is not None and (push_null is not None or lmr or check_ext)
+    mvv = mvv_lva_key(state) if p.mvv_lva else None
+    repeated = state.repetition_outcome if p.repetition else None
+    need_check, inline, ordering = p.need_check, p.inline, p.ordering
     by_threat = order_by_threat if o.threat_order else None
     forced = forced_replies if o.threat_forced else None
-    inline = not noisy and threat is None and not check_ext and repeated is None
-    # inline: depth-1 children are leaves or terminals, evaluated in the loop
     use_tt = tt is not None
     tslots, tmask = (tt.slots, tt.mask) if use_tt else (None, 0)
     htab = hist.table if hist is not None else None
@@ -131,8 +127,6 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         hkey = hist.key_function(state)
         hget, hk_raw, wp = htab.get, getattr(state, "history_key", None), hist.with_piece
         hscore = (lambda m: hget(hk_raw(m, wp), 0)) if hk_raw is not None else (lambda m: hget(m, 0))
-    ordering = use_tt or htab is not None or killers is not None or by_threat is not None \
-        or mvv is not None
     pvt, max_ply = run.pvt, run.max_ply
     null_at = [False] * (max_ply + 2)        # null_at[p]: the move into ply p was a null move
     nodes = leaves = terminals = interior = cutoffs = fmc = probes = hits = ttcuts = res = 0

@@ -91,7 +91,7 @@ def minimal_tree(state, depth: int, evaluator: Callable, *, mate_ply: bool = Tru
         from ..compiled.jit import AVAILABLE, fallback_warning
         if AVAILABLE:
             from ..compiled.minimal import minimal_tree as compiled
-            return compiled(state, depth, evaluator, mate_ply=mate_ply)
+            return MinimalTree(**compiled(state, depth, evaluator, mate_ply=mate_ply))
         fallback_warning("minimal_tree backend=compiled")
     push, pop, result, legal = fast_push(state), state.pop, state.result, state.legal_moves
     work = [0]

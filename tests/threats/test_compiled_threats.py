@@ -71,6 +71,14 @@ def same_calls(solvers, state, calls):
 SHORT = [p for p in PUZZLES if 2 * p["attacks"] + 1 <= 9]
 
 
+def test_the_kernel_reads_the_python_solvers_constants(compiled):
+    """The compiled solver keeps its own copy (it imports no search module, which imports
+    it): the quiet-move width and the VCF budget of a quiet move are the reference's."""
+    from gameai.compiled import threats
+    assert (threats.QUIET_WIDTH, threats.THREAT_BUDGET) == \
+        (PySolver.QUIET_WIDTH, PySolver.THREAT_BUDGET)
+
+
 @pytest.mark.parametrize("p", SHORT, ids=lambda p: p["name"])
 def test_puzzles_same_search_and_published_answer(compiled, p):
     n = 2 * p["attacks"] + 1

@@ -1,0 +1,51 @@
+"""Which parts a search runs: its switches, each on only where the game offers what the
+part needs (quiescence needs ``noisy_moves``, null move a pass and a check test, ...).
+
+Derived once here and read by both backends: the Python core (:mod:`.core`) fetches the
+game's methods for the parts that are on, the compiled core gets the same booleans in its
+switch array (:mod:`gameai.compiled.search`). Writing the rules twice is how the two
+backends could drift apart."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The parts on in one search (True = on); see :func:`parts`."""
+
+    noisy: bool          # quiescence over the game's noisy moves
+    in_check: bool       # the game can say whether the side to move is in check
+    evasions: bool       # quiescence answers check with every legal move
+    check_ext: bool      # check extension
+    nullmove: bool       # null-move pruning (a pass and a check test)
+    lmr: bool            # late-move reductions
+    is_capture: bool     # the game can say whether a move captures
+    mvv_lva: bool        # captures ordered by MVV-LVA
+    repetition: bool     # repetitions in the line judged by the game's rule
+    mate_distance: bool  # mate-distance pruning (needs ply-adjusted mate values)
+    need_check: bool     # a node asks in_check (null move, LMR or check extension need it)
+    inline: bool         # depth-1 children are leaves or terminals, evaluated in the loop
+    ordering: bool       # moves are ordered at all (TT move, history, killers, threats, MVV-LVA)
+
+
+def parts(o: Any, state: Any) -> Parts:
+    """The parts a searcher's options ``o`` run on ``state``'s game."""
+    def has(attr: str) -> bool:
+        return getattr(state, attr, None) is not None
+
+    noisy = bool(o.quiescence) and has("noisy_moves")
+    in_check = has("in_check")
+    check_ext = bool(o.check_ext) and in_check
+    null = bool(o.nullmove) and has("push_null") and has("pop_null") and in_check
+    mvv = bool(o.mvv_lva) and has("mvv_lva")
+    repeat = bool(o.repetition) and has("repetition_outcome")
+    return Parts(
+        noisy=noisy, in_check=in_check, evasions=bool(o.evasions) and noisy and in_check,
+        check_ext=check_ext, nullmove=null, lmr=bool(o.lmr), is_capture=has("is_capture"),
+        mvv_lva=mvv, repetition=repeat, mate_distance=bool(o.mate_distance and o.mate_ply),
+        need_check=in_check and (null or bool(o.lmr) or check_ext),
+        inline=not noisy and o.threats is None and not check_ext and not repeat,
+        ordering=(o.tt is not None or o.history is not None or o.killers is not None
+                  or bool(o.threat_order) or mvv))
