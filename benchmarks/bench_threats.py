@@ -7,8 +7,9 @@ Three measurements (printed, never asserted: the machine is shared and noisy):
    ``gomoku.patterns`` evaluator updating its line sum from the previous evaluation (the
    default) and once recounting every line; same node counts and values are checked,
    the time ratio printed.
-2. **Published puzzles.** Every puzzle of :mod:`experiments.renju_puzzles` whose forced
-   line is at most ``--max-plies`` plies (default 9), solved by ``vcf``/``vct`` at exactly
+2. **Published puzzles.** Every puzzle of ``tests/data/renju_puzzles.json`` (read by
+   ``benchmarks/renju_puzzles.py``) whose forced line is at most ``--max-plies`` plies
+   (default 9), solved by ``vcf``/``vct`` at exactly
    that puzzle's length, with the time of each and whether it is under one second, on the
    Python and the compiled solver (``--backend``) with the ratio of their nodes per second.
 3. **Threat switches in alpha-beta** on the same middle games: nodes, threat nodes and
