@@ -71,7 +71,12 @@ def puzzles(max_plies: int, backends: tuple[str, ...] = ("python",)) -> None:
     """Each puzzle on each backend (a fresh searcher per puzzle, as a player would have;
     the compiled solver is compiled before the first clock starts)."""
     import gameai
+    from gameai.errors import SpecError
     from gameai.search.stats import MATE
+    chosen = [p for p in PUZZLES if 2 * p["attacks"] + 1 <= max_plies]
+    if not chosen:
+        shortest = min(2 * p["attacks"] + 1 for p in PUZZLES)
+        raise SpecError(f"--max-plies {max_plies}: no puzzle is that short (the shortest has {shortest} plies)")
     print(f"2. published Renju puzzles with a forced win of at most {max_plies} plies "
           "(searched at exactly that length; first run in this process)")
     rate = {}
@@ -82,10 +87,8 @@ def puzzles(max_plies: int, backends: tuple[str, ...] = ("python",)) -> None:
             from gameai.compiled.threats import warm_up
             warm_up()
         print(f"   backend={backend}")
-        for p in PUZZLES:
+        for p in chosen:
             n = 2 * p["attacks"] + 1
-            if n > max_plies:
-                continue
             total += 1
             s = load(p)
             sr = gameai.make_searcher(f"{p['mode']}(depth={n},backend={backend})")

@@ -34,3 +34,8 @@ def test_bench_xiangqi_movegen_imports_from_the_installed_package(tmp_path):
                           text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "gameai legal_moves" in proc.stdout
+
+
+def test_bench_threats_says_when_no_puzzle_is_short_enough(capsys):
+    assert main(["bench", "threats", "--", "--only", "puzzles", "--max-plies", "5"]) == 2
+    assert "--max-plies 5: no puzzle is that short (the shortest has 7 plies)" in capsys.readouterr().err
