@@ -86,10 +86,13 @@ def _code_files(package: Path, experiments: Path | None, experiment: str | None 
     """The files whose content determines the numbers, keyed by a layout-free name
     (``gameai/...`` and ``experiments/...``), so a checkout and an installed copy of the
     same code give the same keys. With ``experiment``, only the experiment modules that one
-    imports (so a change to another experiment leaves its results current)."""
+    imports (so a change to another experiment leaves its results current). The speed
+    benchmarks (``gameai.benchmarks``, inside the package once installed) make no results,
+    so they are not part of it."""
     files: dict[str, Path] = {}
+    apart = [f for f in (experiments, package / "benchmarks") if f is not None]
     for path in package.rglob("*.py"):
-        if "__pycache__" in path.parts or (experiments is not None and experiments in path.parents):
+        if "__pycache__" in path.parts or any(f in path.parents for f in apart):
             continue
         files["gameai/" + path.relative_to(package).as_posix()] = path
     if experiments is not None:

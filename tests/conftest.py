@@ -1,4 +1,10 @@
 """Fixtures shared by several test modules."""
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
 import pytest
 
 
@@ -10,3 +16,34 @@ def no_numba(monkeypatch):
     monkeypatch.setattr(jit, "AVAILABLE", False)
     monkeypatch.setattr(jit, "REASON", "numba cannot be imported (test)")
     monkeypatch.setattr(jit, "_warned", False)
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel `pip install .` would install, built from a clean copy of the sources
+    pyproject.toml names (an in-tree build/ folder from an earlier layout would leak into
+    it): the gameai package and every folder its package-dir table maps."""
+    tmp = tmp_path_factory.mktemp("wheel")
+    src = tmp / "src"
+    mapped = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
+    for name in ("gameai", *mapped.values()):
+        shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp / "dist"),
+                           str(src)], capture_output=True, text=True)
+    assert proc.returncode == 0, f"pip wheel failed:\n{proc.stdout}\n{proc.stderr}"
+    return next((tmp / "dist").glob("gameai-*.whl"))
+
+
+@pytest.fixture(scope="session")
+def installed(wheel, tmp_path_factory) -> Path:
+    """The wheel installed into a folder of its own (``--target``): its ``bin/gameai`` is the
+    installed command; run it with ``PYTHONPATH`` set to the folder."""
+    site = tmp_path_factory.mktemp("site")
+    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
+                   check=True)
+    return site

@@ -1,14 +1,25 @@
-"""gameai bench NAME: run a speed benchmark from experiments/ (prints rates and ratios)."""
+"""gameai bench NAME: run a speed benchmark from benchmarks/ (prints rates and ratios)."""
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from types import ModuleType
 
-from .reproduce import experiments_package
+
+def benchmarks_package() -> ModuleType:
+    """The speed benchmarks: ``gameai.benchmarks`` once installed (pyproject maps the
+    repository's ``benchmarks/`` folder there), or the top-level ``benchmarks`` package of
+    a source checkout run with ``PYTHONPATH=.`` (not installed)."""
+    try:
+        return importlib.import_module("gameai.benchmarks")
+    except ModuleNotFoundError as exc:
+        if exc.name != "gameai.benchmarks":
+            raise
+        return importlib.import_module("benchmarks")
 
 
 def _names() -> list[str]:
-    return sorted(i.name[len("bench_"):] for i in pkgutil.iter_modules(experiments_package().__path__)
+    return sorted(i.name[len("bench_"):] for i in pkgutil.iter_modules(benchmarks_package().__path__)
                   if i.name.startswith("bench_"))
 
 
@@ -20,5 +31,5 @@ def add_parser(sub):
 
 
 def run(args) -> int:
-    module = importlib.import_module(f"{experiments_package().__name__}.bench_{args.name}")
+    module = importlib.import_module(f"{benchmarks_package().__name__}.bench_{args.name}")
     return int(module.main(args.args) or 0)

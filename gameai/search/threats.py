@@ -979,8 +979,9 @@ class ThreatPart:
     The reply checks run for every root move before the alpha-beta search
     (:meth:`check_root_moves`), so both backends' cores read the same answers.
 
-    The defaults come from games against the plain searcher (``gameai bench
-    threat_strength``): the opponent VCTs that won them were 7-15 plies long (so
+    The defaults come from games against the plain searcher (the research note
+    docs/notes/threat-player.md, "The first threat player"): the opponent VCTs that won
+    them were 7-15 plies long (so
     ``vct_depth`` is 15) and took 5,600-125,000 nodes to prove after the move that
     allowed them (so the move about to be played gets ``verify_nodes``, every other
     candidate ``reply_nodes``).

@@ -108,7 +108,7 @@ def check_foreign(store: RecordStore, tasks: list[GameTask], out: Path) -> None:
     """Refuse records that this schedule cannot have produced (another tournament's, or
     hand-edited ones) before anything is written: every game must sit under its scheduled
     id with the schedule's players, opening and seed, and its moves must replay legally to
-    its recorded result. Also used by the threat bench's ``--replay``."""
+    its recorded result."""
     by_id = {t.game_id: t for t in tasks}
     foreign = {gid: why for gid in sorted(store.games)
                if (why := _not_scheduled(store.games[gid], by_id.get(gid))) is not None}

@@ -1,7 +1,7 @@
 """The compiled threat solver (gameai/compiled/threats.py) against the Python one.
 
 The Python :class:`gameai.search.threats.ThreatSolver` is the independent reference: on
-the published Renju puzzles (experiments/renju_puzzles.py, also checked against their
+the published Renju puzzles (tests/data/renju_puzzles.json, also checked against their
 published first moves and lengths) and on seeded random mid-game positions of the three
 rules, both must give the same value, line and last depth and the same node, leaf,
 terminal, interior, cut-off and TT counters, also under node limits, node budgets, a
@@ -15,7 +15,7 @@ import pytest
 import gameai
 from gameai.search.stats import MATE
 from gameai.search.threats import ThreatSolver as PySolver, _pass, _unpass
-from experiments.renju_puzzles import PUZZLES, load
+from benchmarks.renju_puzzles import PUZZLES, load
 
 numba = pytest.importorskip("numba")
 
@@ -189,7 +189,7 @@ def test_long_puzzles_same_search(compiled, p):
 
 
 # --------------------------------------------------------------------------- inside alpha-beta
-from experiments.bench_gomoku import POSITIONS  # noqa: E402
+from benchmarks.bench_gomoku import POSITIONS  # noqa: E402
 
 AB_KEEP = ("nodes", "leaves", "terminals", "interior", "cutoffs", "first_move_cutoffs",
            "tt_probes", "tt_hits", "tt_cutoffs", "researches", "seldepth", "depth",

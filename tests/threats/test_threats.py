@@ -1,6 +1,6 @@
 """VCF/VCT threat search against published Renju puzzles and against exhaustive search.
 
-Puzzles (experiments/renju_puzzles.py, facts from quintet's public suite): quintet counts a
+Puzzles (tests/data/renju_puzzles.json, facts from quintet's public suite): quintet counts a
 VCF of N attacks as the attacker's N fours, the last one unstoppable; the five itself
 follows after one more defender move, so the whole forced line is ``2N + 1`` plies, which
 is what our ``MATE - value`` reports.
@@ -19,7 +19,7 @@ import pytest
 import gameai
 from gameai.search.stats import MATE, MATE_BOUND
 from gameai.search.threats import forced_replies
-from experiments.renju_puzzles import PUZZLES, load
+from benchmarks.renju_puzzles import PUZZLES, load
 
 BY_NAME = {p["name"]: p for p in PUZZLES}
 

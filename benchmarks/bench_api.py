@@ -1,6 +1,6 @@
 """What a user first touches, timed: the public push, small compiled searches, the first call.
 
-Run: ``gameai bench api`` (or ``python -m experiments.bench_api``); options after ``--``:
+Run: ``gameai bench api`` (or ``python -m benchmarks.bench_api``); options after ``--``:
 ``--repeat N`` (best of N, default 5), ``--skip-cold`` (no cold/warm first-call section:
 it compiles every kernel from scratch, minutes on a loaded machine), ``--kernels`` (in
 the cold run, also list the compile seconds of the slowest kernels).

@@ -1,6 +1,6 @@
 """How far searches overrun their limits: the distribution of the overshoot.
 
-Run: ``gameai bench limits`` (or ``python -m experiments.bench_limits``); options after
+Run: ``gameai bench limits`` (or ``python -m benchmarks.bench_limits``); options after
 ``--``: ``--repeat N`` searches per setting (default 10), ``--quick``.
 
 Every negamax-family searcher checks its node and time limits and ``stop`` at every

@@ -7,8 +7,9 @@ Three measurements (printed, never asserted: the machine is shared and noisy):
    ``gomoku.patterns`` evaluator updating its line sum from the previous evaluation (the
    default) and once recounting every line; same node counts and values are checked,
    the time ratio printed.
-2. **Published puzzles.** Every puzzle of :mod:`experiments.renju_puzzles` whose forced
-   line is at most ``--max-plies`` plies (default 9), solved by ``vcf``/``vct`` at exactly
+2. **Published puzzles.** Every puzzle of ``tests/data/renju_puzzles.json`` (read by
+   ``benchmarks/renju_puzzles.py``) whose forced line is at most ``--max-plies`` plies
+   (default 9), solved by ``vcf``/``vct`` at exactly
    that puzzle's length, with the time of each and whether it is under one second, on the
    Python and the compiled solver (``--backend``) with the ratio of their nodes per second.
 3. **Threat switches in alpha-beta** on the same middle games: nodes, threat nodes and
@@ -70,7 +71,12 @@ def puzzles(max_plies: int, backends: tuple[str, ...] = ("python",)) -> None:
     """Each puzzle on each backend (a fresh searcher per puzzle, as a player would have;
     the compiled solver is compiled before the first clock starts)."""
     import gameai
+    from gameai.errors import SpecError
     from gameai.search.stats import MATE
+    chosen = [p for p in PUZZLES if 2 * p["attacks"] + 1 <= max_plies]
+    if not chosen:
+        shortest = min(2 * p["attacks"] + 1 for p in PUZZLES)
+        raise SpecError(f"--max-plies {max_plies}: no puzzle is that short (the shortest has {shortest} plies)")
     print(f"2. published Renju puzzles with a forced win of at most {max_plies} plies "
           "(searched at exactly that length; first run in this process)")
     rate = {}
@@ -81,10 +87,8 @@ def puzzles(max_plies: int, backends: tuple[str, ...] = ("python",)) -> None:
             from gameai.compiled.threats import warm_up
             warm_up()
         print(f"   backend={backend}")
-        for p in PUZZLES:
+        for p in chosen:
             n = 2 * p["attacks"] + 1
-            if n > max_plies:
-                continue
             total += 1
             s = load(p)
             sr = gameai.make_searcher(f"{p['mode']}(depth={n},backend={backend})")

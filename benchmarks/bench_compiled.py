@@ -1,6 +1,6 @@
 """Compiled search speed: backend=compiled beside backend=python, same tree, ratios in one run.
 
-Run: ``gameai bench compiled`` (or ``python -m experiments.bench_compiled``); options after
+Run: ``gameai bench compiled`` (or ``python -m benchmarks.bench_compiled``); options after
 ``--``: ``--spec S`` (default ``negascout(tt=true,history=true,id=true)``), ``--xiangqi-depth
 N`` (default 5), ``--gomoku-depth N`` (default 4), ``--repeat N`` (best of N CPU-timed
 runs, default 3), ``--python-repeat N`` (default 1), ``--no-python`` (compiled only),

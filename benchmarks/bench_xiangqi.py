@@ -1,6 +1,6 @@
 """Xiangqi perft speed: ours (public API and bulk) side by side with cchess and OpenSpiel.
 
-Run: ``gameai bench xiangqi -- --depth 3`` (or ``python -m experiments.bench_xiangqi``);
+Run: ``gameai bench xiangqi -- --depth 3`` (or ``python -m benchmarks.bench_xiangqi``);
 ``--peers openspiel`` leaves out cchess (about 10k leaves/s: depth 4 takes ~5 minutes).
 
 Rows
@@ -28,6 +28,7 @@ checkout (e.g. before a change) with the ratio.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import time
 from pathlib import Path
@@ -102,8 +103,9 @@ def _openspiel_runners(fen: str, depth: int) -> dict[str, Callable[[], int] | st
 
 def _movegen_rows(compiled: bool) -> dict[str, tuple[Callable[[], int], str]]:
     """Move generation alone on the fixed middle-game suite: (runner, unit) per row."""
-    from .suites import load
-    states = [gameai.load_game("xiangqi", fen=fen) for fen in load("xiangqi").values()]
+    from gameai.commands.reproduce import experiments_package
+    suites = importlib.import_module(f"{experiments_package().__name__}.suites")
+    states = [gameai.load_game("xiangqi", fen=fen) for fen in suites.load("xiangqi").values()]
     rows: dict[str, tuple[Callable[[], int], str]] = {
         "gameai legal_moves": (lambda: sum(len(s.legal_moves()) > 0 for s in states), "calls"),
         "gameai noisy_moves": (lambda: sum(len(s.noisy_moves()) >= 0 for s in states), "calls"),

@@ -2,7 +2,7 @@
 speed goals are read off the printout, never asserted by a test)."""
 import pytest
 
-from experiments import bench_api
+from benchmarks import bench_api
 from gameai.compiled import AVAILABLE, REASON
 from gameai.compiled.jit import cache_dir
 

@@ -1,6 +1,6 @@
 """Search speed: nodes/s and nodes per decision, with peers side by side on Connect Four.
 
-Run: ``gameai bench search`` (or ``python -m experiments.bench_search``); options after
+Run: ``gameai bench search`` (or ``python -m benchmarks.bench_search``); options after
 ``--``: ``--depth N`` (Connect Four depth shared with easyAI, default 8), ``--deep N``
 (depth for the OpenSpiel-only comparison, default 10), ``--repeat N`` (best of N timed
 runs, default 3), ``--game-depth N`` (Xiangqi/Gomoku depth, default 4), ``--quick`` (fewer positions, no
