@@ -139,3 +139,19 @@ def test_tournament_refuses_a_preset_the_game_lacks(tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc == 2 and "preset 'strong' has no configuration for tictactoe" in err
     assert not (tmp_path / "t").exists()            # refused before anything is written
+
+
+def test_search_command_takes_a_preset(capsys):
+    import json
+    assert main(["search", "--game", "xiangqi", "--searcher", "plain", "--depth", "2", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    s = gameai.load_game("xiangqi")
+    want = gameai.make_searcher("alphabeta(depth=3,backend=python)").search(s, {"depth": 2})
+    assert (got["move"], got["stats"]["nodes"]) == (want.move_str, want.stats.nodes)
+
+
+def test_the_board_widget_takes_a_preset_for_its_game():
+    from gameai.widgets import Board
+    board = Board("renju", opponent="strong", hint="plain")
+    assert _config(board.searcher) == _config(gameai.make_searcher(T))
+    assert _config(board.hinter) == _config(gameai.make_searcher("alphabeta(depth=3,backend=python)"))
