@@ -123,14 +123,15 @@ def test_list_shows_each_preset_with_its_spec_string(capsys):
 
 def test_tournament_plays_a_preset_under_its_short_name(tmp_path):
     import pandas as pd
-    rc = main(["tournament", "--game", "gomoku", "--player", "plain", "--player", "random",
-               "--games", "2", "--jobs", "1", "--no-progress", "--out", str(tmp_path)])
+    rc = main(["tournament", "--game", "gomoku", "--player", "strong", "--player", "plain",
+               "--depth", "1", "--games", "2", "--jobs", "1", "--no-progress",
+               "--out", str(tmp_path)])
     assert rc == 0
     games = pd.read_parquet(tmp_path / "games.parquet")
-    plain = games[games.player0 == "plain"].iloc[0]
-    assert plain.spec0 == presets_for("gomoku")["plain"].spec
+    first = games[games.player0 == "strong"].iloc[0]
+    assert (first.spec0, first.spec1) == (T, presets_for("gomoku")["plain"].spec)
     standings = pd.read_csv(tmp_path / "standings.csv")
-    assert sorted(standings.player) == ["plain", "random"]
+    assert sorted(standings.player) == ["plain", "strong"]
 
 
 def test_tournament_refuses_a_preset_the_game_lacks(tmp_path, capsys):
