@@ -227,31 +227,32 @@ def resolve_preset(spec: str, game: Any = None, timed: bool = True) -> str:
     return presets.expand(spec, None if game is None else game_name(game), timed)
 
 
-def _unknown(spec: str, game: Any) -> None:
-    """With a game given, a name that is no searcher, player or preset is refused with
-    all three lists, so a mistyped preset names the presets too."""
+def _unknown(spec: str, game: Any, kinds: tuple[Registry, ...]) -> None:
+    """With a game given, a name no registry of ``kinds`` holds (and no preset) is refused
+    with the presets and the registries' names, so a mistyped preset lists the presets."""
     if game is None:
         return
     name = parse_spec_text(spec)[0]
-    if name not in SEARCHERS.names() and name not in PLAYERS.names():
-        raise SpecError(f"unknown player {name!r}; presets: {presets.available()}; "
-                        f"searchers: {', '.join(SEARCHERS.names())}; "
-                        f"players: {', '.join(PLAYERS.names())}")
+    if not any(name in reg.names() for reg in kinds):
+        what = ", ".join(reg.kind for reg in kinds)
+        known = "; ".join(f"{reg.kind}s: {', '.join(reg.names())}" for reg in kinds)
+        raise SpecError(f"unknown {what} or preset {name!r}; presets: {presets.available()}; "
+                        f"{known}")
 
 
-def make_searcher(spec: str, game: Any = None, **params: Any):
+def make_searcher(spec: str, game: Any = None, **params: Any) -> Any:
     """Create a searcher, e.g. ``make_searcher("negascout(depth=5,tt=true)")``; a preset
     needs the game: ``make_searcher("strong", game="xiangqi")``."""
     spec = resolve_preset(spec, game)
-    _unknown(spec, game)
+    _unknown(spec, game, (SEARCHERS,))
     return SEARCHERS.create(spec, **params)
 
 
-def make_player(spec: str, game: Any = None, **params: Any):
+def make_player(spec: str, game: Any = None, **params: Any) -> Any:
     """Create a player: any searcher spec, a player name such as ``random``, or a preset
     of ``game`` (``make_player("strong", game="renju")``)."""
     given, spec = spec, resolve_preset(spec, game)
-    _unknown(spec, game)
+    _unknown(spec, game, (PLAYERS, SEARCHERS))
     name, _ = parse_spec(spec)
     if name not in PLAYERS.names() and name in SEARCHERS.names():
         if spec != given:            # a preset: its short name, not the long spec

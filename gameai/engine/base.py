@@ -61,7 +61,7 @@ def default_player_spec(game: Any = None) -> str:
     return "random"
 
 
-def build_player(spec: str | None, game: Any = None):
+def build_player(spec: str | None, game: Any = None) -> Any:
     """The player behind ``--player`` (default :func:`default_player_spec`). A preset is
     used without its own time limit: the GUI's clock decides how long a move takes, and
     a preset's time would otherwise cap ``go depth`` and ``go infinite``."""

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GameError, PositionError, SpecError
-from ..presets import is_preset
+from ..presets import available, is_preset
 from ..registry import load_game, resolve_preset
 from ..spec import parse_spec
 
@@ -52,7 +52,7 @@ def check_player_spec(spec: str) -> None:
         SEARCHERS.resolve(spec)
     else:
         raise SpecError(f"unknown player {name!r}; players: {', '.join(PLAYERS.names())}; "
-                        f"searchers: {', '.join(SEARCHERS.names())}")
+                        f"searchers: {', '.join(SEARCHERS.names())}; presets: {available()}")
 
 
 def resolve_presets(specs: list[str], game: str) -> list[str]:

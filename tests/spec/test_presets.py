@@ -70,7 +70,10 @@ def test_preset_names_are_not_registered_names():
     (lambda: gameai.make_searcher("strong", game="tictactoe"),
      ["no configuration for tictactoe", "presets:", "plain"]),
     (lambda: gameai.make_player("strongest", game="xiangqi"),
-     ["unknown player 'strongest'", "presets: plain", "strong", "searchers:", "negascout"]),
+     ["unknown player, searcher or preset 'strongest'", "presets: plain", "strong",
+      "searchers:", "negascout", "players:", "random"]),
+    (lambda: gameai.make_searcher("strongest", game="gomoku"),
+     ["unknown searcher or preset 'strongest'", "presets: plain", "searchers:"]),
     (lambda: gameai.make_searcher("strong(depth=0)", game="xiangqi"), ["depth=0"]),
 ])
 def test_misused_presets_are_spec_errors_that_say_what_exists(call, words):
@@ -156,3 +159,10 @@ def test_the_board_widget_takes_a_preset_for_its_game():
     board = Board("renju", opponent="strong", hint="plain")
     assert _config(board.searcher) == _config(gameai.make_searcher(T))
     assert _config(board.hinter) == _config(gameai.make_searcher("alphabeta(depth=3,backend=python)"))
+
+
+def test_tournament_refuses_an_unknown_name_listing_the_presets(tmp_path, capsys):
+    rc = main(["tournament", "--game", "gomoku", "--player", "strongest", "--player", "random",
+               "--games", "2", "--jobs", "1", "--no-progress", "--out", str(tmp_path / "t")])
+    err = capsys.readouterr().err
+    assert rc == 2 and "unknown player 'strongest'" in err and "presets: plain" in err
