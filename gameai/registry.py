@@ -18,6 +18,7 @@ import inspect
 import sys
 from typing import Any, Callable
 
+from . import presets
 from .errors import SpecError
 from .spec import convert, parse_spec, parse_spec_text
 
@@ -203,14 +204,58 @@ def check_evaluator_spec(spec: Any, owner: str = "searcher parameter eval") -> N
         raise SpecError(f"{owner}={spec}: {exc}") from None
 
 
-def make_searcher(spec: str, **params: Any):
-    """Create a searcher, e.g. ``make_searcher("negascout(depth=5,tt=true)")``."""
+def game_name(game: Any) -> str:
+    """The name presets are keyed by (``state.name``) of a game spec or a position:
+    ``"gomoku(rule=renju)"`` is ``"renju"``."""
+    if isinstance(game, str):
+        return load_game(game).name
+    name = getattr(game, "name", None)
+    if not isinstance(name, str):
+        raise SpecError(f"game={game!r}: expected a game spec or a position")
+    return name
+
+
+def resolve_preset(spec: str, game: Any = None, timed: bool = True) -> str:
+    """The searcher spec behind a preset name (``strong`` for ``game``), else ``spec``
+    unchanged; see :mod:`gameai.presets`. ``timed=False`` drops the preset's own time
+    limit, for an engine whose GUI sets the clock."""
+    if not presets.is_preset(spec):
+        return spec
+    name = parse_spec_text(spec)[0]
+    if name in SEARCHERS.names() or name in PLAYERS.names():
+        return spec          # a registered name always wins over a preset
+    return presets.expand(spec, None if game is None else game_name(game), timed)
+
+
+def _unknown(spec: str, game: Any, kinds: tuple[Registry, ...]) -> None:
+    """With a game given, a name no registry of ``kinds`` holds (and no preset) is refused
+    with the presets and the registries' names, so a mistyped preset lists the presets."""
+    if game is None:
+        return
+    name = parse_spec_text(spec)[0]
+    if not any(name in reg.names() for reg in kinds):
+        what = ", ".join(reg.kind for reg in kinds)
+        known = "; ".join(f"{reg.kind}s: {', '.join(reg.names())}" for reg in kinds)
+        raise SpecError(f"unknown {what} or preset {name!r}; presets: {presets.available()}; "
+                        f"{known}")
+
+
+def make_searcher(spec: str, game: Any = None, **params: Any) -> Any:
+    """Create a searcher, e.g. ``make_searcher("negascout(depth=5,tt=true)")``; a preset
+    needs the game: ``make_searcher("strong", game="xiangqi")``."""
+    spec = resolve_preset(spec, game)
+    _unknown(spec, game, (SEARCHERS,))
     return SEARCHERS.create(spec, **params)
 
 
-def make_player(spec: str, **params: Any):
-    """Create a player: any searcher spec, or a player name such as ``random``."""
+def make_player(spec: str, game: Any = None, **params: Any) -> Any:
+    """Create a player: any searcher spec, a player name such as ``random``, or a preset
+    of ``game`` (``make_player("strong", game="renju")``)."""
+    given, spec = spec, resolve_preset(spec, game)
+    _unknown(spec, game, (PLAYERS, SEARCHERS))
     name, _ = parse_spec(spec)
     if name not in PLAYERS.names() and name in SEARCHERS.names():
+        if spec != given:            # a preset: its short name, not the long spec
+            params.setdefault("name", given)
         return PLAYERS.create("search", searcher=spec, **params)
     return PLAYERS.create(spec, **params)

@@ -10,8 +10,10 @@ def add_parser(sub):
     p.add_argument("--protocol", choices=("uci", "ucci", "gomocup"), default=None,
                    help="default: gomocup for gomoku, ucci for xiangqi, uci otherwise")
     p.add_argument("--player", default=None,
-                   help="player or searcher spec (default: NegaScout with TT, history, killers, "
-                        "iterative deepening and quiescence)")
+                   help="preset, player or searcher spec (default strong for xiangqi, gomoku "
+                        "and renju, used without its own time limit: the GUI's clock decides; "
+                        "for other games NegaScout with TT, history, killers, iterative "
+                        "deepening and quiescence)")
     p.add_argument("--seed", type=int, default=0, help="seed of the player's random choices (default 0)")
     return p
 

@@ -3,13 +3,15 @@ from __future__ import annotations
 
 import inspect
 
+from ..presets import PRESETS
 from ..registry import EVALUATORS, GAMES, PLAYERS, SEARCHERS
 from ..spec import describe
 
 
 def add_parser(sub):
-    p = sub.add_parser("list", help="list registered games, searchers, evaluators and players "
-                                    "with each parameter's default and allowed values")
+    p = sub.add_parser("list", help="list the presets with their spec strings, and the registered games, "
+                                    "searchers, evaluators and players with each parameter's "
+                                    "default and allowed values")
     p.add_argument("--brief", action="store_true", help="names and descriptions only")
     return p
 
@@ -46,6 +48,11 @@ def _text(v) -> str:
 
 
 def run(args) -> int:
+    print("presets (a name for the player/searcher spec shown, once the game is known):")
+    for p in PRESETS:
+        print(f"  {p.name} [{p.game}]  {p.spec}")
+        if not args.brief:
+            print(f"      {p.doc}")
     for reg in (GAMES, SEARCHERS, EVALUATORS, PLAYERS):
         print(f"{reg.kind}s:")
         for name, doc in reg.describe().items():

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..errors import GameError, SpecError
 from ..games.protocol import line_text
-from ..registry import SEARCHERS, load_game, make_player, make_searcher
+from ..registry import SEARCHERS, load_game, make_player, make_searcher, resolve_preset
 from ..search.stats import Limits, mate_in
 
 GAMES = ("xiangqi", "gomoku", "renju")
@@ -31,15 +31,16 @@ def add_parser(sub):
     p.add_argument("--game", default="xiangqi",
                    help="xiangqi, gomoku or renju, or a spec such as 'gomoku(rule=standard)' "
                         "(default xiangqi)")
-    p.add_argument("--opponent", default="negascout(depth=4,tt=true,id=true)",
-                   help="searcher or player spec the computer plays, e.g. 'negascout(time=1)', "
-                        "'pointweight' (default negascout(depth=4,tt=true,id=true))")
+    p.add_argument("--opponent", default="strong",
+                   help="preset, searcher or player spec the computer plays, e.g. 'plain', "
+                        "'negascout(time=1)', 'pointweight' (default strong: the strongest "
+                        "measured player of the game; 'gameai list' shows its spec)")
     p.add_argument("--side", choices=("first", "second"), default="first",
                    help="your side: first (Red / Black stones) or second (default first)")
     p.add_argument("--time", type=float, metavar="S",
                    help="seconds per computer move (a time limit added to the opponent's)")
-    p.add_argument("--hint", metavar="SPEC",
-                   help="searcher used by 'hint' (default: the opponent's spec when it is a searcher)")
+    p.add_argument("--hint", metavar="SPEC", default="strong",
+                   help="preset or searcher spec used by 'hint' (default strong)")
     p.add_argument("--moves", help="moves played before you start, space separated")
     p.add_argument("--no-color", action="store_true", help="plain text, no colours")
     return p
@@ -72,17 +73,31 @@ class Session:
             except SpecError as exc:
                 raise SpecError(f"--time {args.time}: {exc}") from None
         self.limits = {"time": args.time} if args.time is not None else None
-        self.searcher = make_searcher(args.opponent) if _is_searcher(args.opponent) else None
-        self.player = None if self.searcher else make_player(args.opponent)
-        hint = args.hint or (args.opponent if self.searcher else "alphabeta(depth=3)")
-        self.hinter = make_searcher(hint)
+        game = self._check_game(load_game(self.game_spec))
+        opponent = resolve_preset(args.opponent, game)
+        self.searcher = make_searcher(opponent) if _is_searcher(opponent) else None
+        self.player = None if self.searcher else make_player(opponent, game=game)
+        self.hinter = make_searcher(args.hint or "strong", game=game)
         self.state = self._new_state(args.moves or "")
 
-    def _new_state(self, moves: str = ""):
-        state = load_game(self.game_spec, **({"moves": moves} if moves else {}))
+    def _check_game(self, state):
+        """``state`` when it is a game this command plays, else a SpecError."""
         if state.name not in GAMES:
             raise SpecError(f"--game must be one of {', '.join(GAMES)} "
                             f"(or a gomoku spec), got {self.game_spec!r}")
+        return state
+
+    def warm_up(self) -> None:
+        """Compile (or load) a compiled opponent before its first move, with a status
+        line: on a fresh machine this takes a minute, which no move's clock should pay
+        (the hint's searcher does the same at the first hint)."""
+        if getattr(self.searcher, "backend", None) == "compiled":
+            with self.console.status("loading the compiled search (the first time on this "
+                                     "machine it is compiled: about a minute)"):
+                self.searcher.prepare(self.state)
+
+    def _new_state(self, moves: str = ""):
+        state = self._check_game(load_game(self.game_spec, **({"moves": moves} if moves else {})))
         if self.player is not None:
             self.player.new_game(0)
         elif hasattr(self.searcher, "new_game"):
@@ -225,6 +240,7 @@ def run(args) -> int:
     console = Console(highlight=False, no_color=args.no_color or None)
     session = Session(args, console)
     console.print(f"gameai play: {session.state.name} against {args.opponent}; type help for commands")
+    session.warm_up()
     session.reply_if_computer()
     while True:
         try:

@@ -13,7 +13,8 @@ def add_parser(sub):
     p = sub.add_parser("search", help="search a position: best move, value, PV and node statistics")
     add_game_options(p)
     p.add_argument("--searcher", default="alphabeta(depth=4)",
-                   help="searcher spec, e.g. 'negascout(depth=5,tt=true,id=true)' (default alphabeta(depth=4))")
+                   help="searcher spec or preset, e.g. 'negascout(depth=5,tt=true,id=true)', "
+                        "'strong' (default alphabeta(depth=4))")
     p.add_argument("--depth", type=int, help="override the searcher's depth")
     p.add_argument("--nodes", type=int, help="node limit")
     p.add_argument("--time", type=float, help="time limit in seconds")
@@ -34,7 +35,7 @@ def _progress(i: int, n: int, move, value) -> None:
 
 def run(args) -> int:
     state = game_from_args(args)
-    searcher = make_searcher(args.searcher)
+    searcher = make_searcher(args.searcher, game=state)   # a preset (strong) for this game
     limits = {k: v for k, v in (("depth", args.depth), ("nodes", args.nodes), ("time", args.time))
               if v is not None}
     rows = []

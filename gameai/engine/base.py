@@ -26,12 +26,13 @@ from dataclasses import dataclass
 from typing import IO, Any, Callable, Iterable
 
 from ..players.protocol import Decision
-from ..registry import SEARCHERS, make_player, make_searcher
+from ..presets import is_preset, presets_for
+from ..registry import SEARCHERS, game_name, make_player, make_searcher, resolve_preset
 from ..spec import Nodes, Seconds
 
-#: Preferred searchers for engine mode when no ``--player`` is given (first one present):
-#: the strongest configuration measured for Xiangqi (NegaScout + TT, history, killers,
-#: iterative deepening, quiescence); a ``go`` without limits searches its default depth.
+#: Searchers for engine mode when no ``--player`` is given and the game has no ``strong``
+#: preset (:mod:`gameai.presets`; first one present): NegaScout with TT, history, killers,
+#: iterative deepening and quiescence; a ``go`` without limits searches its default depth.
 DEFAULT_SEARCHERS = ("negascout(id=true,tt=true,history=true,killers=true,quiescence=true)",
                      "alphabeta(depth=3)", "minimax(depth=2)")
 #: Deepest nominal depth a request may ask for; time, node and infinite searches use it
@@ -48,8 +49,11 @@ MAX_SECONDS = float(typing.get_args(Seconds)[1].hi)
 EOF_WAIT = 0.5
 
 
-def default_player_spec() -> str:
-    """A searcher when the search layer is installed, ``random`` otherwise."""
+def default_player_spec(game: Any = None) -> str:
+    """``strong`` when ``game`` has that preset, else a searcher when the search layer is
+    installed, else ``random``."""
+    if game is not None and "strong" in presets_for(game_name(game)):
+        return "strong"
     names = set(SEARCHERS.names())
     for spec in DEFAULT_SEARCHERS:
         if spec.split("(")[0] in names:
@@ -57,8 +61,14 @@ def default_player_spec() -> str:
     return "random"
 
 
-def build_player(spec: str | None):
-    return make_player(spec or default_player_spec())
+def build_player(spec: str | None, game: Any = None) -> Any:
+    """The player behind ``--player`` (default :func:`default_player_spec`). A preset is
+    used without its own time limit: the GUI's clock decides how long a move takes, and
+    a preset's time would otherwise cap ``go depth`` and ``go infinite``."""
+    spec = spec or default_player_spec(game)
+    if is_preset(spec):
+        return make_player(resolve_preset(spec, game, timed=False), name=spec)
+    return make_player(spec, game=game)
 
 
 def reserve(seconds: float) -> float:

@@ -47,7 +47,7 @@ class GomocupServer(LineServer):
                  out: IO[str] | None = None, seed: int = 0) -> None:
         super().__init__()
         self.game_spec = game
-        self.player = build_player(player)
+        self.player = build_player(player, game)
         self.out = out or sys.stdout
         self.seed = seed
         self.info: dict[str, int] = {}

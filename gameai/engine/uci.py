@@ -57,7 +57,7 @@ class UciServer(LineServer):
             raise GameError(f"protocol {protocol!r}: expected uci or ucci")
         self.protocol = protocol
         self.game_spec = game
-        self.player = build_player(player)
+        self.player = build_player(player, game)
         self.out = out or sys.stdout
         self.seed = seed
         self.millisec = True

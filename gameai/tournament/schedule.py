@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GameError, PositionError, SpecError
-from ..registry import load_game
+from ..presets import available, is_preset
+from ..registry import load_game, resolve_preset
 from ..spec import parse_spec
 
 FORMATS = ("roundrobin", "gauntlet")
@@ -51,7 +52,16 @@ def check_player_spec(spec: str) -> None:
         SEARCHERS.resolve(spec)
     else:
         raise SpecError(f"unknown player {name!r}; players: {', '.join(PLAYERS.names())}; "
-                        f"searchers: {', '.join(SEARCHERS.names())}")
+                        f"searchers: {', '.join(SEARCHERS.names())}; presets: {available()}")
+
+
+def resolve_presets(specs: list[str], game: str) -> list[str]:
+    """Each preset (``strong``) replaced by its spec for ``game`` (:mod:`gameai.presets`),
+    so the records hold the spec that played; other specs unchanged."""
+    if not any(is_preset(s) for s in specs):
+        return list(specs)
+    state = load_game(game)
+    return [resolve_preset(s, state) for s in specs]
 
 
 def display_name(spec: str) -> str:
@@ -172,9 +182,10 @@ def build_schedule(game: str, players: list[str], games: int, seed: int,
     """
     if games < 1:
         raise SpecError(f"games (per pairing) must be at least 1, got {games}")
+    names = unique_names(players, names)     # a preset keeps its short name ("strong")
+    players = resolve_presets(players, game)
     for spec in players:
         check_player_spec(spec)
-    names = unique_names(players, names)
     pairs = pairings(len(players), fmt)
     n_open = (games + 1) // 2
     if openings is None:

@@ -19,7 +19,7 @@ import traitlets
 
 from ..errors import GameError
 from ..games.protocol import line_text
-from ..registry import SEARCHERS, load_game, make_player, make_searcher
+from ..registry import SEARCHERS, load_game, make_player, make_searcher, resolve_preset
 
 _HERE = Path(__file__).parent
 STAT_KEYS = ("depth", "nodes", "cutoffs", "tt_hits", "researches", "time_s")
@@ -60,12 +60,14 @@ class Board(anywidget.AnyWidget):
         self.opponent = opponent
         self.searcher = self.player = None
         if opponent is not None:
+            opponent = resolve_preset(opponent, self.state)    # "strong": the game's preset
             if opponent.split("(", 1)[0].strip() in SEARCHERS.names():
                 self.searcher = make_searcher(opponent)
             else:
-                self.player = make_player(opponent)
+                self.player = make_player(opponent, game=self.state)
                 self.player.new_game(0)
-        self.hinter = make_searcher(hint or (opponent if self.searcher else "alphabeta(depth=3)"))
+        self.hinter = make_searcher(hint or (opponent if self.searcher else "alphabeta(depth=3)"),
+                                    game=self.state)
         self.pv: list = []          # expected continuation from the current position
         self.records: list[dict] | None = None   # viewer mode: per-move rows
         self.moves: list = []       # viewer mode: every move of the game
