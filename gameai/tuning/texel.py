@@ -204,7 +204,7 @@ def fit(data: Dataset, start: np.ndarray, *, held_out: float = 0.2, seed: int = 
 
     record(v0[free])
     r = minimize(objective, v0[free], jac=True, method="L-BFGS-B", callback=record,
-                 options={"maxiter": max_iter})
+                 options={"maxiter": max_iter, "gtol": 1e-9, "ftol": 1e-13})
     v = full(r.x)
     w = v / c
     losses = {"train_before": curve[0]["train"], "train_after": log_loss(Ztr @ v, ytr),
