@@ -19,17 +19,16 @@ from gameai.tuning.texel import split_games
 
 
 def _random_positions(spec: str, n: int, max_plies: int, seed: int) -> list:
-    """``n`` positions reached by random legal play (copies, each of a random length)."""
+    """``n`` undecided positions from random legal games, sampled along each game."""
     rng = random.Random(seed)
-    out = []
+    out: list = []
+    state = load_game(spec)
     while len(out) < n:
-        s = load_game(spec)
-        for _ in range(rng.randrange(1, max_plies)):
-            if s.result() is not None:
-                break
-            s.push(rng.choice(s.legal_moves()))
-        if s.result() is None:
-            out.append(s)
+        if state.result() is not None or state.ply >= max_plies:
+            state = load_game(spec)
+        state.push(rng.choice(state.legal_moves()))
+        if state.result() is None and rng.random() < 0.2:
+            out.append(state.copy())
     return out
 
 
