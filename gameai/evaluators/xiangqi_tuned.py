@@ -12,8 +12,8 @@ the opponent's can be taken now) and ``tempo`` is the constant 1. The groups:
 * mobility: pseudo-legal moves of rooks, horses and cannons (to empty or enemy squares);
 * king safety: enemy rook/horse/cannon/pawn moves landing in one's palace
   (``palace_attack``: mine on theirs minus theirs on mine), an open king file
-  (``king_open_file``), a cannon aimed at the enemy king over exactly one screen
-  (``cannon_aim``), missing advisors/elephants while the enemy still has attackers
+  (``king_open_file``), a cannon aimed at the enemy king over two pieces, one move from
+  check (``cannon_aim``), missing advisors/elephants while the enemy still has attackers
   (``bare_king``);
 * coordination: defended pieces (``defended``), rooks that see each other
   (``rooks_linked``), pieces attacked and not defended (``hanging_me``/``hanging_op``);
@@ -145,16 +145,17 @@ def red_features(state) -> list[float]:
         ray = RAYS[k][0 if c == 0 else 1]    # towards the enemy: up for Red, down for Black
         if not any(b[to] for to in ray):
             f[11] -= sign
-        # a cannon of the other side aimed at this king over exactly one screen
+        # a cannon of the other side aimed at this king over two pieces (one screen is
+        # check, which tuning skips; two is the central-cannon pressure one move away)
         for r in RAYS[k]:
             seen = 0
             for to in r:
                 q = b[to]
                 if q:
-                    if seen == 1 and q == (CANNON | ((c ^ 1) << 3)):
+                    if seen == 2 and q == (CANNON | ((c ^ 1) << 3)):
                         f[12] -= sign
                     seen += 1
-                    if seen == 2:
+                    if seen == 3:
                         break
         if attackers[c ^ 1] and guards[c] < 4:
             f[13] -= sign * (4 - guards[c])
