@@ -108,11 +108,24 @@ class Engine:
             self.proc.stderr.close()
 
 
+_WARM: set[str] = set()
+
+
+def _warm(game: str) -> None:
+    """Compile the game's strong preset into the disk cache the engine process reads, so
+    its first reply comes within the tests' read timeout even on a cold cache."""
+    if game not in _WARM:
+        gameai.make_searcher("strong", game=game).prepare(gameai.load_game(game))
+        _WARM.add(game)
+
+
 @pytest.fixture
 def engines():
     started = []
 
     def start(*args):
+        if "--player" not in args:          # the default, the compiled strong preset: its
+            _warm(args[args.index("--game") + 1])   # kernels compile here, not inside a read
         e = Engine(*args)
         started.append(e)
         return e
