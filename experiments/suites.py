@@ -104,7 +104,7 @@ def _xiangqi_candidate(rng: random.Random) -> tuple[str, str] | None:
 def _gomoku_candidate(game: str, rng: random.Random) -> tuple[str, str] | None:
     import gameai
     from gameai.games.gomoku_openings import standard_openings
-    from gameai.search.threats import _pass, _unpass
+    from gameai.search.threats.facts import _pass, _unpass
     rule = "renju" if game == "renju" else "freestyle"
     s = gameai.load_game("gomoku", rule=rule, moves=" ".join(rng.choice(standard_openings())))
     plies = rng.randint(*GOMOKU_PLIES)

@@ -24,7 +24,8 @@ from .spec import convert, parse_spec, parse_spec_text
 
 #: The catalog module that registers each kind's built-in names (imported on first use).
 _CATALOGS = {"game": "gameai.games.catalog", "evaluator": "gameai.evaluators.catalog",
-             "searcher": "gameai.search.catalog", "player": "gameai.players.catalog"}
+             "searcher": "gameai.search.catalog", "player": "gameai.players.catalog",
+             "part": "gameai.search.catalog"}
 
 
 #: Parameters that were measured, dropped and deleted: ``(kind, parameter) -> (the names
@@ -168,6 +169,8 @@ GAMES = Registry("game")
 SEARCHERS = Registry("searcher")
 EVALUATORS = Registry("evaluator")
 PLAYERS = Registry("player")
+#: parts a searcher attaches at the core's named steps (the Gomoku/Renju threat part)
+PARTS = Registry("part")
 
 
 def load_game(spec: str = "xiangqi", **params: Any):

@@ -69,9 +69,11 @@ POLL = 1024                     #: nodes between two reads of the clock / ``stop
 
 # c: counters and search state, then the switches (read once per search), then
 # null_at[ply] (the move into ply was a null move) and the allowed root moves
-NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FMC, PROBES, HITS, TTCUTS, RES, PRUNED, GHI, \
-    SELDEPTH, NEXT_CHECK, ABORT, ROOT_BEST, ROOT_FIRST, NODE_LIMIT, NEXT_POLL, SCORES, PVS, \
-    PV_W, ALLOWED, N_ALLOWED, \
+# (a counter's slot is its SearchStats name in upper case; a switch's slot is named in its
+# row of gameai.search.switches, which packs it; tests/compiled/test_switch_table.py checks both)
+NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FIRST_MOVE_CUTOFFS, TT_PROBES, TT_HITS, \
+    TT_CUTOFFS, RESEARCHES, PRUNED, GHI, SELDEPTH, NEXT_CHECK, ABORT, ROOT_BEST, ROOT_FIRST, \
+    NODE_LIMIT, NEXT_POLL, SCORES, PVS, PV_W, ALLOWED, N_ALLOWED, \
     PRUNING, SCOUT, EXACT_DEPTH, MATE_PLY, QDEPTH, USE_TT, USE_HIST, WITH_PIECE, SQUARE, \
     KILLERS, NOISY, EVASIONS, CHECK_EXT, NULLMOVE, LMR, IS_CAP, MVV, REPEAT, MDP, NEED_CHECK, \
     INLINE, ORDERING, MAX_PLY, ON_ROOT, POLLING, RESTRICT, \
@@ -340,17 +342,17 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
     key = 0
     if c[USE_TT]:
         key = game.key(G)
-        c[PROBES] += 1
+        c[TT_PROBES] += 1
         meta = tt[-1]
         e = tt[key & meta[T_MASK]]
         f = e[T_FLAG] - meta[T_GEN] - 1             # the flag, -1 or less for an empty slot
         if f >= 0 and e[T_KEY] == key:
-            c[HITS] += 1
+            c[TT_HITS] += 1
             tt_move = e[T_MOVE]
             if ply and (e[T_DEPTH] == depth if c[EXACT_DEPTH] else e[T_DEPTH] >= depth):
                 v = _from_tt(e[T_VALUE], ply)
                 if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
-                    c[TTCUTS] += 1
+                    c[TT_CUTOFFS] += 1
                     if tt_move != NO_MOVE:
                         row = c[PVS] + ply * c[PV_W]
                         buf[row], buf[row + 1] = 1, tt_move
@@ -444,18 +446,18 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
             if red:                     # a late quiet move: reduced null-window probe
                 v = -negamax(G, E, S, d1 - red, -alpha - 1, -alpha, ply + 1, n1)
                 if not c[ABORT] and v > alpha:  # it beat alpha: search it at full depth
-                    c[RES] += 1
+                    c[RESEARCHES] += 1
                     c[NODES] += 1
                     v = -negamax(G, E, S, d1, -alpha - 1 if scout else -beta, -alpha,
                                  ply + 1, n1)
                     if not c[ABORT] and scout and alpha < v < beta:
-                        c[RES] += 1
+                        c[RESEARCHES] += 1
                         c[NODES] += 1
                         v = -negamax(G, E, S, d1, -beta, -v, ply + 1, n1)
             elif scout and i:
                 v = -negamax(G, E, S, d1, -alpha - 1, -alpha, ply + 1, n1)
                 if not c[ABORT] and alpha < v < beta and (d1 > 0 or c[NOISY]):
-                    c[RES] += 1
+                    c[RESEARCHES] += 1
                     c[NODES] += 1       # the child is visited again
                     v = -negamax(G, E, S, d1, -beta, -v, ply + 1, n1)
             else:
@@ -475,7 +477,7 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
                 if v >= beta and c[PRUNING]:
                     c[CUTOFFS] += 1
                     if not i:
-                        c[FMC] += 1
+                        c[FIRST_MOVE_CUTOFFS] += 1
                     break
     # 8. store what was learnt
     if best >= beta and c[PRUNING] and c[KILLERS] and kil[ply, 0] != best_move:

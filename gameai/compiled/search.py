@@ -24,17 +24,15 @@ from ..errors import SpecError
 from ..search.core import Abort
 from ..search.parts import parts
 from ..search.stats import SearchStats
+from ..search.switches import pack
 from . import core as template
 from . import kernel_for as _lookup
 from .memory import NO_MOVE, CompiledHistory, CompiledKillers, CompiledTT
 
 POW2_MAX_DEPTH = 40     #: deepest nominal depth whose 2**depth history sums stay within int64
 _COUNTERS = SearchStats.COUNTERS
-_IDX = {"nodes": template.NODES, "leaves": template.LEAVES, "terminals": template.TERMINALS,
-        "interior": template.INTERIOR, "cutoffs": template.CUTOFFS,
-        "first_move_cutoffs": template.FMC, "tt_probes": template.PROBES,
-        "tt_hits": template.HITS, "tt_cutoffs": template.TTCUTS, "researches": template.RES,
-        "pruned": template.PRUNED, "seldepth": template.SELDEPTH}
+#: counter -> its index in the core's array ``c`` (the slot named as the counter, upper case)
+_IDX = {k: getattr(template, k.upper()) for k in (*_COUNTERS, "seldepth")}
 
 
 def kernel_for(state) -> ModuleType:
@@ -82,8 +80,9 @@ def memories(tt: bool, tt_size: int, history: tuple | None, killers: bool):
 
 
 def _config(o, state, kernel, c: np.ndarray, max_ply: int, on_root: bool) -> None:
-    """Write the switches to ``c``: the parts the Python core runs (:func:`gameai.search.parts.parts`,
-    derived once for both backends), checked against the kernel's capabilities."""
+    """Write the switches to ``c``: every row of the switch table that has a slot
+    (:func:`gameai.search.switches.pack`), the parts derived once for both backends
+    (:func:`gameai.search.parts.parts`) checked against the kernel's capabilities."""
     p = parts(o, state)
     needs = (("quiescence", p.noisy, "HAS_NOISY"), ("in_check", p.need_check, "HAS_CHECK"),
              ("nullmove", p.nullmove, "HAS_NULL"), ("mvv_lva", p.mvv_lva, "HAS_CAPTURE"),
@@ -94,47 +93,18 @@ def _config(o, state, kernel, c: np.ndarray, max_ply: int, on_root: bool) -> Non
         if used and not getattr(kernel, flag, False):
             raise SpecError(f"backend=compiled: the {state.name} kernel has no {part} "
                             f"({flag}=False); use backend=python")
-    t = template
-    h = o.history
-    for i, v in ((t.PRUNING, o.pruning), (t.SCOUT, o.scout), (t.EXACT_DEPTH, o.exact_depth),
-                 (t.MATE_PLY, o.mate_ply), (t.QDEPTH, o.qdepth), (t.USE_TT, o.tt is not None),
-                 (t.USE_HIST, h is not None), (t.WITH_PIECE, h is not None and h.with_piece),
-                 (t.SQUARE, h is not None and h.square), (t.KILLERS, o.killers is not None),
-                 (t.NOISY, p.noisy), (t.EVASIONS, p.evasions), (t.CHECK_EXT, p.check_ext),
-                 (t.NULLMOVE, p.nullmove), (t.LMR, p.lmr), (t.IS_CAP, p.is_capture),
-                 (t.MVV, p.mvv_lva), (t.REPEAT, p.repetition), (t.MDP, p.mate_distance),
-                 (t.NEED_CHECK, p.need_check), (t.INLINE, p.inline), (t.ORDERING, p.ordering),
-                 (t.THREATS, o.threats is not None),
-                 (t.THREAT_ORDER, o.threat_order and getattr(kernel, "HAS_THREATS", False)),
-                 (t.THREAT_FORCED, o.threat_forced and getattr(kernel, "HAS_THREATS", False)),
-                 (t.GRAIN, o.grain), (t.TT_ALWAYS, o.tt_replace == "always"),
-                 (t.MAX_PLY, max_ply), (t.ON_ROOT, on_root)):
-        c[i] = int(v)
-
-
-_ORDER_ARENA: list = []
+    for i, v in pack(o, p, kernel, lambda slot: getattr(template, slot)):
+        c[i] = v                            # the switch table's rows (gameai.search.switches)
+    c[template.MAX_PLY], c[template.ON_ROOT] = max_ply, int(on_root)
 
 
 def _threat_arena(o, state, kernel) -> np.ndarray:
-    """The array ``T`` of the core's threat part: the threat part's arena (its horizon
-    solvers written in, bound to this board), an arena for ``threat_order``/``threat_forced`` alone, or a
-    placeholder for a kernel without threats."""
-    if not getattr(kernel, "HAS_THREATS", False) or (o.threats is None and not o.threat_order
-                                                       and not o.threat_forced):
+    """The array ``T`` of the core's threat part: the part's own arena for this board
+    (:meth:`gameai.search.threats.ThreatMoves.compiled_arena`), or a placeholder for a
+    kernel without threats or a search without the part."""
+    if not getattr(kernel, "HAS_THREATS", False) or o.threat_moves is None:
         return np.zeros(1, np.int64)
-    if o.threats is not None:
-        part = o.threats
-        arena = part.vcf.arena
-        for sv, _plies, _budget in part.at_horizon:         # the TTs belong to this rule and size
-            sv._bind(state)
-        arena.horizon(part.at_horizon)
-    else:
-        if not _ORDER_ARENA:
-            from .threats import Arena
-            _ORDER_ARENA.append(Arena(1, 0))
-        arena = _ORDER_ARENA[0]
-    arena.bind(state.geo)
-    return arena.T
+    return o.threat_moves.compiled_arena(state)
 
 
 class _PVTable:
@@ -157,8 +127,7 @@ def warm_up(o, state, ev, timed: bool = False) -> None:
     if timed:
         prefault(o)
     if o.threats is not None:               # the root's threat solvers run from Python
-        from .threats import warm_up as threats_warm_up
-        threats_warm_up()
+        o.threats.warm_up()
     core = load_core(kernel_for(state).__name__.rsplit(".", 1)[1])
     if core.negamax.signatures:
         return
@@ -183,10 +152,7 @@ def prefault(o) -> None:
     if o.tt is not None and hasattr(o.tt, "prefault"):
         o.tt.prefault()
     if o.threats is not None:
-        for solver in (o.threats.vcf, o.threats.vct):
-            arena = getattr(solver, "arena", None)
-            if arena is not None:
-                arena.prefault()
+        o.threats.prefault()
 
 
 class CompiledSearch:
@@ -284,7 +250,7 @@ class CompiledSearch:
         self.c[template.NODES] += 1
 
     def add_research(self) -> None:
-        self.c[template.RES] += 1
+        self.c[template.RESEARCHES] += 1
 
     def _write_replies(self, checked: list) -> None:
         """The root moves' reply checks, sorted moves then their plies, where the core

@@ -4,7 +4,7 @@ All negamax-family names build :class:`gameai.search.negamax.Searcher` with pres
 switches, so every option (tt, history, killers, id, aspiration, quiescence, ...) works
 with every one of them.
 """
-from ..registry import SEARCHERS
+from ..registry import PARTS, SEARCHERS
 
 _CORE = "gameai.search.negamax:Searcher"
 SEARCHERS.register("minimax", _CORE, "full-width negamax without pruning (the reference)",
@@ -21,3 +21,8 @@ SEARCHERS.register("vcf", "gameai.search.threats:vcf",
                    "Gomoku/Renju victory by continuous fours: a proven win (mate value) or 0")
 SEARCHERS.register("vct", "gameai.search.threats:vct",
                    "Gomoku/Renju victory by continuous fours and threes, every defence tried")
+
+PARTS.register("threats", "gameai.search.threats:ThreatPart",
+               "Gomoku/Renju threat part: root proof, reply checks, VCF at the horizon")
+PARTS.register("threat_moves", "gameai.search.threats:ThreatMoves",
+               "Gomoku/Renju threat move filters only (threat_order, threat_forced)")

@@ -18,11 +18,12 @@ A node does, in this order (as Stockfish lays its search out):
 8. store: killers, history, TT (never a value that depends on the path; see below).
 
 Each enhancement is a switch read once into a local name here (``None``/``False`` = off)
-plus a small helper in its own module (:mod:`.ordering`, :mod:`.tt`, :mod:`.pruning`,
-:mod:`.threats`). **Adding a part** touches only this function and its module: add the
-option to :class:`~gameai.search.negamax.Searcher` (an annotated parameter), read it
-into a local below, and put its few lines at the step where it acts; give it a counter
-in :class:`~gameai.search.stats.SearchStats` if it answers nodes by itself.
+plus a small helper in its own module (:mod:`.ordering`, :mod:`.tt`, :mod:`.pruning`)
+or part (:mod:`.threats`, whose methods are called at steps 1, 2 and 6). **Adding a
+part** touches only this function and its module: add its row to the switch table
+(:mod:`gameai.search.switches`), read it into a local below, and put its few lines at
+the step where it acts; give it a counter in :class:`~gameai.search.stats.SearchStats`
+if it answers nodes by itself.
 
 Graph-history interaction: a repetition's value (a draw, or a perpetual check's loss)
 depends on the path, not on the position. Such values are counted (``ghi``) and a node
@@ -42,7 +43,6 @@ from .ordering import mvv_lva_key
 from .parts import parts
 from .pruning import LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, lmr_reduction
 from .stats import INF, MATE, MATE_BOUND, SearchStats
-from .threats import forced_replies, order_by_threat
 from .tt import EXACT, LOWER, UPPER, from_tt
 
 _COUNTERS = SearchStats.COUNTERS
@@ -118,8 +118,8 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     mvv = mvv_lva_key(state) if p.mvv_lva else None
     repeated = state.repetition_outcome if p.repetition else None
     need_check, inline, ordering = p.need_check, p.inline, p.ordering
-    by_threat = order_by_threat if o.threat_order else None
-    forced = forced_replies if o.threat_forced else None
+    by_threat = o.threat_moves.order if o.threat_order else None    # the threat part's
+    forced = o.threat_moves.forced if o.threat_forced else None     # move filters (step 6)
     use_tt = tt is not None
     tslots, tmask = (tt.slots, tt.mask) if use_tt else (None, 0)
     htab = hist.table if hist is not None else None

@@ -30,7 +30,8 @@ from typing import Annotated, Any
 from ..errors import SpecError
 from ..games.protocol import fast_push
 from ..spec import Nodes, Range, Seconds
-from .negamax import Searcher, allowed_root_moves
+from .driver import allowed_root_moves
+from .negamax import Searcher
 from .stats import MATE, Limits, SearchResult, SearchStats
 
 _EDGE = 1.0 - 1e-6  # |2m - 1| bound: atanh stays finite (7.25)

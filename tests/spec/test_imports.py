@@ -104,3 +104,41 @@ def test_lower_parts_never_import_upper_ones(part):
     wrong = sorted(f"{m} -> {t}" for m, ts in edges.items() for t in ts
                    if m.split(".")[1:2] == [part] and t.split(".")[1:2] in ([p] for p in NEVER[part]))
     assert wrong == []
+
+
+def closure(edges: dict[str, set[str]], root: str) -> set[str]:
+    """Every module ``root`` imports, directly or through others (lazy imports included)."""
+    seen: set[str] = set()
+    todo = [root]
+    while todo:
+        for t in edges[todo.pop()]:
+            if t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return seen
+
+
+def game_specific(module: str) -> bool:
+    """A game, a game's kernel, or the Gomoku/Renju threat part (the games' protocol and
+    the compiled backend's generic modules are not)."""
+    parts = module.split(".")
+    return (parts[1:2] == ["games"] and module != "gameai.games.protocol") or \
+        module.startswith("gameai.search.threats") or \
+        (parts[1:2] == ["compiled"] and len(parts) > 2 and
+         parts[2] not in ("core", "jit", "memory", "pages", "search", "stubs"))
+
+
+def test_the_detector_sees_a_game_reached_through_another_module(tmp_path):
+    (tmp_path / "a.py").write_text("def f():\n    from .b import g\n")
+    (tmp_path / "b.py").write_text("from gameai.games.gomoku import Gomoku\n")
+    mods = {"gameai.search.a": tmp_path / "a.py", "gameai.search.b": tmp_path / "b.py",
+            "gameai.games.gomoku": tmp_path / "b.py"}
+    assert any(game_specific(m) for m in closure(imports(mods), "gameai.search.a"))
+
+
+@pytest.mark.parametrize("generic", ["gameai.search.core", "gameai.search.driver",
+                                     "gameai.search.negamax", "gameai.compiled.search"])
+def test_the_generic_core_and_driver_import_no_game(generic):
+    """The threat part attaches by name (the registry's ``PARTS``) and is called at the
+    core's and driver's named steps; neither backend's generic search imports a game."""
+    assert sorted(m for m in closure(imports(modules()), generic) if game_specific(m)) == []

@@ -14,7 +14,8 @@ import pytest
 
 import gameai
 from gameai.search.stats import MATE
-from gameai.search.threats import ThreatSolver as PySolver, _pass, _unpass
+from gameai.search.threats import ThreatSolver as PySolver
+from gameai.search.threats.facts import _pass, _unpass
 from benchmarks.renju_puzzles import PUZZLES, load
 
 numba = pytest.importorskip("numba")

@@ -300,7 +300,8 @@ def test_a_defence_off_the_vcf_proof_does_not_stop_the_win(name):
     """proof_points of a VCF: a defender stone on none of its points, not a four and making
     no new four-point of its own, leaves the attacker's win in place (the dependency
     argument; for VCT proofs the alpha-beta reply check uses it only as a heuristic)."""
-    from gameai.search.threats import ThreatSolver, _pass, _unpass
+    from gameai.search.threats import ThreatSolver
+    from gameai.search.threats.facts import _pass, _unpass
     p = BY_NAME[name]
     n = 2 * p["attacks"] + 1
     s = load(p)
@@ -493,7 +494,7 @@ def test_a_timed_search_checks_the_move_it_plays_after_its_last_iteration(backen
     the move, the search goes on with the time left and plays another move."""
     if backend == "compiled":
         pytest.importorskip("numba")
-    from gameai.search.negamax import FINAL_SHARE
+    from gameai.search.threats.part import FINAL_SHARE
     g = gameai.load_game("gomoku", size=9, moves="e5 a1 f5 a9 g5")
     gameai.make_searcher("vct(depth=5)").search(g)   # fill the line-code memo off the clock
     t, share = (0.5 if backend == "compiled" else 2.0), 0.6
@@ -545,7 +546,7 @@ def test_a_move_refuted_at_the_deadline_is_not_played(backend):
     back on that move (the last finished root search chose it), but on one not lost."""
     if backend == "compiled":
         pytest.importorskip("numba")
-    from gameai.search.negamax import FINAL_SHARE
+    from gameai.search.threats.part import FINAL_SHARE
     g = gameai.load_game("gomoku", size=9, moves="e5 a1 f5 a9 g5")
     gameai.make_searcher("vct(depth=5)").search(g)   # fill the line-code memo off the clock
     t = 0.5 if backend == "compiled" else 2.0
