@@ -110,3 +110,34 @@ def test_after_prepare_a_new_process_compiles_nothing_for_any_preset(tmp_path):
     again = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True).stdout
     assert "compiled" not in again.replace("nothing to compile", "") and \
         again.count("loaded from the disk cache") == len(GAMES), again
+
+
+@needs_numba
+@pytest.mark.parametrize("compiles", [True, False])
+def test_play_says_it_is_preparing_only_when_a_kernel_compiles(monkeypatch, compiles):
+    import argparse
+
+    import numba
+    from rich.console import Console
+
+    from gameai.commands.play import Session
+    args = argparse.Namespace(game="xiangqi", side="first", time=None, moves=None,
+                              opponent="negascout(depth=1,backend=compiled)", hint="plain")
+    console = Console(file=io.StringIO(), no_color=True, width=200)
+    session = Session(args, console)
+    seen = []
+
+    def prepare_searcher(state):                    # stands for a cold cache's compile
+        seen.append(state)
+        if compiles:
+            numba.njit(lambda v: v * 2)(3)
+
+    monkeypatch.setattr(session.searcher, "prepare", prepare_searcher)
+    session.warm_up()
+    out = console.file.getvalue().splitlines()
+    assert seen == [session.state]
+    if compiles:
+        assert out[0].startswith("preparing: compiling the search") and \
+            out[-1].startswith("prepared in ")
+    else:
+        assert out == []
