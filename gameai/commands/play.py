@@ -88,13 +88,33 @@ class Session:
         return state
 
     def warm_up(self) -> None:
-        """Compile (or load) a compiled opponent before its first move, with a status
-        line: on a fresh machine this takes a minute, which no move's clock should pay
-        (the hint's searcher does the same at the first hint)."""
-        if getattr(self.searcher, "backend", None) == "compiled":
-            with self.console.status("loading the compiled search (the first time on this "
-                                     "machine it is compiled: about a minute)"):
-                self.searcher.prepare(self.state)
+        """Compile (or load) the compiled opponent and hint searchers before the first
+        move: the opponent's tables are faulted in too, the hinter only compiles (its
+        first hint faults them in, off its clock too). Loading from the disk cache takes
+        about a second and says nothing; when a kernel has to be compiled (an empty cache:
+        half a minute to a minute or two), a status line says so, then how long it took."""
+        from ..prepare import on_first_compile
+        todo = [s for s in (self.searcher, self.hinter)
+                if getattr(s, "backend", None) == "compiled"]
+        status, t0 = [], time.perf_counter()
+
+        def started() -> None:
+            self.console.print("preparing: compiling the search, once on this machine (up to "
+                               "a minute or two; 'gameai prepare' does it ahead)")
+            status.append(self.console.status("compiling"))
+            status[0].start()
+        try:
+            with on_first_compile(started):
+                for searcher in todo:
+                    if searcher is self.searcher or not hasattr(searcher, "evaluator"):
+                        searcher.prepare(self.state)
+                    else:
+                        from ..compiled.search import warm_up
+                        warm_up(searcher, self.state, searcher.evaluator(self.state))
+        finally:
+            if status:
+                status[0].stop()
+                self.console.print(f"prepared in {time.perf_counter() - t0:.1f} s")
 
     def _new_state(self, moves: str = ""):
         state = self._check_game(load_game(self.game_spec, **({"moves": moves} if moves else {})))

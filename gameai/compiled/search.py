@@ -139,8 +139,10 @@ def warm_up(o, state, ev, timed: bool = False) -> None:
         scratch.history = copy.copy(o.history)
         scratch.history.table = np.zeros(0, np.int64)
     scratch.killers = CompiledKillers() if o.killers is not None else None
-    run = CompiledSearch(scratch, state, ev, lambda nodes: True, max_depth=1, node_limit=1,
+    run = CompiledSearch(scratch, state, ev, lambda nodes: True, max_depth=1, node_limit=None,
                          check_every=1)
+    run.c[template.NEXT_CHECK] = run.c[template.NEXT_POLL] = 0   # the first node reads the
+    # clock: the objmode block doing it (never cached) compiles here, not on a move's clock
     try:
         run.negamax(1, -1, 1, 0)
     except Abort:

@@ -362,6 +362,11 @@ class LineServer:
     def error(self, message: str) -> None:
         raise NotImplementedError
 
+    def note(self, message: str) -> None:
+        """A line for the GUI's log that needs no answer (UCI ``info string``, Gomocup
+        ``MESSAGE``)."""
+        raise NotImplementedError
+
     # -- the search beside the reader ---------------------------------------------------
     def think(self, request: Request) -> None:
         """Start a search of ``self.state`` (after ending any previous one)."""
@@ -370,17 +375,30 @@ class LineServer:
 
     def prepare(self) -> None:
         """When no search runs: let the searcher compile and fault in its tables now
-        (``Searcher.prepare``), not on the first ``go``'s clock. A failure is reported
-        and costs nothing: the search does the same work when it starts."""
+        (``Searcher.prepare``), not on the first ``go``'s clock. When a kernel has to be
+        compiled (an empty disk cache), a :meth:`note` says so before and after. A failure
+        is reported and costs nothing: the search does the same work when it starts."""
         t = self.thinking
         if t is not None and t.alive:
             return
         searcher = getattr(self.player, "searcher", None)
         if searcher is not None and hasattr(searcher, "prepare"):
+            from ..prepare import on_first_compile
+            t0 = time.perf_counter()
+            compiling = []
+
+            def started() -> None:
+                compiling.append(True)
+                self.note("preparing: compiling the search, once on this machine (up to a "
+                          "minute or two; 'gameai prepare' does it ahead)")
             try:
-                searcher.prepare(self.state)
+                with on_first_compile(started):
+                    searcher.prepare(self.state)
             except Exception as exc:  # noqa: BLE001 - the engine must survive it
                 self.error(f"warm-up failed ({type(exc).__name__}: {exc})")
+            else:
+                if compiling:
+                    self.note(f"prepared in {time.perf_counter() - t0:.1f} s")
 
     def finish_thinking(self, timeout: float | None = None) -> None:
         """Stop the running search (its answer is still sent) and wait for it."""

@@ -133,6 +133,9 @@ class GomocupServer(LineServer):
     def error(self, message: str) -> None:
         self.send(f"ERROR {message}")
 
+    def note(self, message: str) -> None:
+        self.send(f"MESSAGE {message}")
+
     def dispatch(self, line: str) -> bool:
         if self._board_lines is not None:
             if line.upper() == "DONE":

@@ -81,6 +81,9 @@ class UciServer(LineServer):
     def error(self, message: str) -> None:
         self.send(f"info string error: {message}")
 
+    def note(self, message: str) -> None:
+        self.send(f"info string {message}")
+
     def dispatch(self, line: str) -> bool:
         parts = line.split()
         if not parts:

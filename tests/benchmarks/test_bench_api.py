@@ -24,4 +24,5 @@ def test_the_first_call_probe_times_a_search_in_a_new_process():
     label, game, spec = bench_api.FIRST_CALLS[0]
     got = bench_api._probe(game, spec, base, kernels=True)
     assert got["first"] > 0 and got["import"] > 0 and isinstance(got["kernels"], list)
+    assert got["ready"] > 0 and got["compiled_in_search"] == 0      # compiled before the clock
     assert got["sources"] == cache_dir()
