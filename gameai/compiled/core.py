@@ -43,7 +43,7 @@ import zlib
 
 import numpy as np
 
-from ..search.pruning import LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R
+from ..search.pruning import LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, lmr_reduction
 from ..search.stats import INF, MATE, MATE_BOUND
 from ..search.tt import EXACT, LOWER, UPPER
 from . import stubs
@@ -86,6 +86,9 @@ NULL_AT = N_FIXED = 59          #: c[NULL_AT + ply]: null_at[ply]
 # (a slot whose third column is not above the generation is empty)
 T_KEY, T_DEPTH, T_FLAG, T_VALUE, T_MOVE, T_EAGE = range(6)
 T_AGE, T_USED, T_MASK, T_GEN = range(4)
+
+#: the Python core's reduction formula itself, compiled (written once, in search.pruning)
+_lmr_reduction = jit(lmr_reduction, tag=_TAG, _nrt=False, inline="always")
 
 _HOOKS: list = []               # (stop_check, on_root_move) of the running searches
 
@@ -440,7 +443,7 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
             red = 0
             if c[LMR] and i >= LMR_MIN_INDEX and depth >= LMR_MIN_DEPTH and not checked \
                     and not (game.HAS_CAPTURE and c[IS_CAP] and game.is_capture(G, m)):
-                red = 2 if i >= 6 and depth >= 5 else 1     # pruning.lmr_reduction
+                red = _lmr_reduction(depth, i)
             game.push(G, m)
             c[NODES] += 1
             if red:                     # a late quiet move: reduced null-window probe
