@@ -32,32 +32,15 @@ def on_first_compile(callback: Callable[[], None]) -> Iterator[None]:
     nor for an ``objmode`` block (compiled in milliseconds in every process). Without
     numba the block just runs. The listener is process-wide: a compile in another thread
     meanwhile calls it too."""
-    from .compiled import AVAILABLE
-    if not AVAILABLE:
-        yield
-        return
-    from numba.core import event
-    from numba.core.dispatcher import LiftedCode
-
-    class _First(event.Listener):
-        fired = False
-
-        def on_start(self, ev) -> None:
-            if not self.fired and not isinstance(ev.data.get("dispatcher"), LiftedCode):
-                self.fired = True
-                callback()
-
-        def on_end(self, ev) -> None:
-            pass
-
-    with event.install_listener("numba:compile", _First()):
+    with counting_compiles(on_first=callback):
         yield
 
 
 @contextmanager
-def counting_compiles() -> Iterator[list[int]]:
+def counting_compiles(on_first: Callable[[], None] | None = None) -> Iterator[list[int]]:
     """The block's number of kernels compiled from source (``objmode`` blocks and disk
-    cache loads not counted), in the returned one-item list once the block ends."""
+    cache loads not counted), in the returned one-item list once the block ends;
+    ``on_first()`` is called when the first of them starts compiling."""
     from .compiled import AVAILABLE
     box = [0]
     if not AVAILABLE:
@@ -70,6 +53,8 @@ def counting_compiles() -> Iterator[list[int]]:
         def on_start(self, ev) -> None:
             if not isinstance(ev.data.get("dispatcher"), LiftedCode):
                 box[0] += 1
+                if box[0] == 1 and on_first is not None:
+                    on_first()
 
         def on_end(self, ev) -> None:
             pass

@@ -8,8 +8,7 @@ from typing import Any, Callable
 
 from ...games.protocol import fast_push
 from .facts import _pass, _unpass, forced_replies, order_by_threat
-from .searchers import solver_class
-from .solver import complete_line
+from .solver import ThreatSolver, complete_line
 
 #: a timed search's check of its chosen move (:meth:`ThreatPart.refutes`) may visit up to
 #: this many times ``verify_nodes``; its share of the time (``threat_verify``) bounds it first
@@ -98,7 +97,7 @@ class ThreatPart(ThreatMoves):
         if solver is None and backend == "compiled":   # (numba known to be there)
             from ...compiled.threats import part_solvers    # one arena the compiled core reads
             solver = part_solvers()
-        solver = solver or solver_class("python")
+        solver = solver or ThreatSolver
         self.vcf = solver(vct=False)
         self.vct = solver(vct=True)
         #: (solver, plies, node budget) run at the horizon in turn; a budget (``horizon_nodes``,
