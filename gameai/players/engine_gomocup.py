@@ -114,6 +114,7 @@ class GomocupProtocol:
 _SCALE = {"": 1, "k": 10 ** 3, "m": 10 ** 6, "g": 10 ** 9, "b": 10 ** 9}
 _NUMBER = re.compile(r"^(-?\d+(?:\.\d+)?)([kmgb]?)$", re.IGNORECASE)
 _DURATION = re.compile(r"^(\d+(?:\.\d+)?)(ms|s|min)?$", re.IGNORECASE)
+_MATE_TEXT = re.compile(r"([+-])M(\d+)")   #: Rapfi's proven result, "+M9" or "-M10"
 
 
 def _count(text: str) -> int | None:
@@ -139,7 +140,9 @@ def parse_gomocup_message(text: str, info: dict[str, Any], value):
     (fields split by ``|``, the depth as ``depth-seldepth``, counts with K/M/G suffixes),
     and the UCI-like one of Rapfi's ``MESSAGEMODE 1`` and of ``gameai engine``:
     ``depth 12-20 ev 35 n 1.5M tm 996 pv ...`` or ``depth 9 seldepth 14 ev 35 nodes 81234
-    time 996 pv ...``, whose proven results read ``ev win in 3 plies`` (``MATE - 3``).
+    time 996 pv ...``, whose proven results read ``ev win in 3 plies`` (``MATE - 3``);
+    Rapfi writes its proven results ``Eval +M9`` / ``Eval -M10`` (won or lost in that many
+    plies; ``+M*``, a database win of unknown length, is left unread).
     Anything else (free text) changes nothing."""
     words = text.replace("|", " ").split()
     i = 0
@@ -160,6 +163,11 @@ def parse_gomocup_message(text: str, info: dict[str, Any], value):
                 plies = int(rest[1])   # gameai engine's "ev win in 3 plies": a mate score
                 value = MATE - plies if arg == "win" else -(MATE - plies)
                 i += 3 if rest[2:] == ["plies"] else 2
+                continue
+            mate = _MATE_TEXT.fullmatch(arg)
+            if mate is not None:       # Rapfi's "+M9" / "-M10": a win (loss) in N plies
+                plies = int(mate.group(2))
+                value = MATE - plies if mate.group(1) == "+" else -(MATE - plies)
                 continue
             v = _count(arg)
             value = v if v is not None else value

@@ -290,6 +290,12 @@ def test_engine_player_drives_our_gomocup_engine_subprocess(tmp_path):
      {"depth": 9, "seldepth": 14, "nodes": 81234, "time_s": 0.996}),
     ("depth 3 seldepth 3 ev loss in 2 plies nodes 87 nps 1 time 52", -(MATE - 2),
      {"depth": 3, "seldepth": 3, "nodes": 87, "time_s": pytest.approx(0.052)}),
+    # Rapfi's proven results (its Value printer: "+M" and the plies to the win)
+    ("Depth 7-12 | Eval +M9 | Node 3K | Time 20ms", MATE - 9,
+     {"depth": 7, "seldepth": 12, "nodes": 3000, "time_s": pytest.approx(0.02)}),
+    ("Depth 5-9 | Eval -M10 | Time 8ms", -(MATE - 10),
+     {"depth": 5, "seldepth": 9, "time_s": pytest.approx(0.008)}),
+    ("Depth 3-3 | Eval +M* | Time 1ms", None, {"depth": 3, "seldepth": 3, "time_s": 0.001}),
     ("OptiTime 950ms | MaxTime 4s", None, {}),          # free text changes nothing
     ("the engine is thinking", None, {}),
 ])
