@@ -21,11 +21,13 @@ class Parts:
     check_ext: bool      # check extension
     nullmove: bool       # null-move pruning (a pass and a check test)
     lmr: bool            # late-move reductions
+    futility: bool       # futility pruning of quiet moves (a check test and captures)
+    reverse_futility: bool  # reverse futility pruning (a check test)
     is_capture: bool     # the game can say whether a move captures
     mvv_lva: bool        # captures ordered by MVV-LVA
     repetition: bool     # repetitions in the line judged by the game's rule
     mate_distance: bool  # mate-distance pruning (needs ply-adjusted mate values)
-    need_check: bool     # a node asks in_check (null move, LMR or check extension need it)
+    need_check: bool     # a node asks in_check (null move, LMR, futility or check extension)
     inline: bool         # depth-1 children are leaves or terminals, evaluated in the loop
     ordering: bool       # moves are ordered at all (TT move, history, killers, threats, MVV-LVA)
 
@@ -41,11 +43,14 @@ def parts(o: Any, state: Any) -> Parts:
     null = bool(o.nullmove) and has("push_null") and has("pop_null") and in_check
     mvv = bool(o.mvv_lva) and has("mvv_lva")
     repeat = bool(o.repetition) and has("repetition_outcome")
+    futility = bool(o.futility) and in_check and has("is_capture")
+    rfp = bool(o.reverse_futility) and in_check
     return Parts(
         noisy=noisy, in_check=in_check, evasions=bool(o.evasions) and noisy and in_check,
-        check_ext=check_ext, nullmove=null, lmr=bool(o.lmr), is_capture=has("is_capture"),
+        check_ext=check_ext, nullmove=null, lmr=bool(o.lmr), futility=futility,
+        reverse_futility=rfp, is_capture=has("is_capture"),
         mvv_lva=mvv, repetition=repeat, mate_distance=bool(o.mate_distance and o.mate_ply),
-        need_check=in_check and (null or bool(o.lmr) or check_ext),
+        need_check=in_check and (null or bool(o.lmr) or check_ext or futility or rfp),
         inline=not noisy and o.threats is None and not check_ext and not repeat,
         ordering=(o.tt is not None or o.history is not None or o.killers is not None
                   or bool(o.threat_order) or mvv))

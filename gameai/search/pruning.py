@@ -9,12 +9,25 @@ Late-move reductions (as in Fruit and Stockfish): quiet moves ordered late (inde
 ``LMR_MIN_INDEX``) at depth >= ``LMR_MIN_DEPTH`` are first searched ``lmr_reduction``
 plies shallower with a null window; a move that beats alpha is searched again at full
 depth. Not exact either: a reduced search can miss a deep refutation.
+
+Futility (Schaeffer 1986; Heinz 1998, "extended futility pruning") and reverse futility
+(the "static null move" of Heinz's DarkThought and of Stockfish): near the horizon, on a
+null window away from mate scores and not in check, the static evaluation ``se`` decides.
+``se - RFP_MARGIN * depth >= beta`` at remaining ``depth <= RFP_DEPTH`` cuts the node
+(returning ``se``); ``se + FUTILITY_MARGIN * depth <= alpha`` at ``depth <= FUTILITY_DEPTH``
+skips every later quiet move that gives no check, as no such move is expected to lift the
+score by a margin's worth. The margins are in the Xiangqi evaluators' units (pawn 100);
+both are on only where the game knows check and captures.
 """
 from __future__ import annotations
 
 NULL_R = 2            #: null-move depth reduction (besides the ply of the null move itself)
 LMR_MIN_INDEX = 3     #: moves before this index are never reduced
 LMR_MIN_DEPTH = 3     #: no reductions below this remaining depth
+RFP_DEPTH = 3         #: reverse futility only at remaining depth <= this
+RFP_MARGIN = 120      #: ... when the static evaluation beats beta by this per ply
+FUTILITY_DEPTH = 2    #: futility pruning only at remaining depth <= this
+FUTILITY_MARGIN = 200  #: ... of quiet moves when the evaluation is this per ply below alpha
 
 
 def lmr_reduction(depth: int, index: int) -> int:

@@ -111,6 +111,11 @@ SWITCHES: tuple[Switch, ...] = (
            packed=lambda o, p, k: p.nullmove),
     Switch("lmr", bool, False, "late-move reductions", show="flag", slot="LMR",
            packed=lambda o, p, k: p.lmr),
+    Switch("futility", bool, False, "futility pruning of quiet moves near the horizon "
+           "(Heinz 1998; gameai.search.pruning)", show="flag", slot="FUTILITY",
+           packed=lambda o, p, k: p.futility),
+    Switch("reverse_futility", bool, False, "reverse futility pruning (static null move) "
+           "near the horizon", show="flag", slot="RFP", packed=lambda o, p, k: p.reverse_futility),
     Switch("check_ext", bool, False, "check extension", show="flag", slot="CHECK_EXT",
            packed=lambda o, p, k: p.check_ext),
     Switch("evasions", bool, False, "quiescence answers check with every evasion",

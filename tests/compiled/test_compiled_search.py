@@ -38,6 +38,10 @@ V2 = [
     "mtdf(tt=true,id=true,history=true,grain=50)",
     "alphabeta(tt=true,tt_size=64,tt_replace=always,id=true,history=true,quiescence=true,"
     "mvv_lva=true,grain=7)",
+    # futility and reverse futility act on null windows: under NegaScout and MTD(f)
+    "negascout(tt=true,id=true,killers=true,history=true,nullmove=true,lmr=true,check_ext=true,"
+    "quiescence=true,evasions=true,mvv_lva=true,futility=true,reverse_futility=true)",
+    "mtdf(futility=true,reverse_futility=true,quiescence=true,mvv_lva=true)",
 ]
 
 
@@ -147,9 +151,10 @@ def test_memories_persist_across_searches_as_in_python(spec):
 
 
 @pytest.mark.parametrize("limit", [1, 2, 3, 50, 333, 1000, 4000])
-def test_node_limits_abort_at_the_same_node(limit):
+@pytest.mark.parametrize("extra", ["", ",futility=true,reverse_futility=true"])
+def test_node_limits_abort_at_the_same_node(limit, extra):
     spec = "negascout(depth=6,tt=true,id=true,history=true,killers=true,nullmove=true,lmr=true," \
-           "quiescence=true,check_ext=true)"
+           f"quiescence=true,check_ext=true{extra})"
     py, co = _both(_persistent_game(), {}, spec, Limits(nodes=limit))
     assert co == py
     assert co["nodes"] <= limit or limit == 1    # the root's first visit always counts
