@@ -35,10 +35,12 @@ class Preset:
         return format_spec(name, params)
 
 
-#: XQ: every switch of the negamax core on, compiled, 1 s a move.
+#: XQ: every switch of the negamax core on, compiled, 1 s a move (futility and reverse
+#: futility since 2026-12-06: docs/notes/xiangqi-strength.md).
 _XQ = ("negascout(time=1,id=true,tt=true,tt_size=4194304,history=true,killers=true,"
        "aspiration=true,quiescence=true,evasions=true,mvv_lva=true,nullmove=true,lmr=true,"
-       "check_ext=true,mate_distance=true,repetition=true,backend=compiled)")
+       "futility=true,reverse_futility=true,check_ext=true,mate_distance=true,"
+       "repetition=true,backend=compiled)")
 #: T: NegaScout with VCF/VCT threat search, compiled, 2 s a move (the same for both rules).
 _T = ("negascout(time=2.0,tt=true,history=true,id=true,threats=true,threat_order=true,"
       "threat_forced=true,threat_depth=3,backend=compiled)")
@@ -51,8 +53,10 @@ _PLAIN_DOC = ("plain alpha-beta at depth 3 on the Python backend: no enhancement
 PRESETS: tuple[Preset, ...] = (
     Preset("strong", "xiangqi", _XQ,
            "XQ, full-switch NegaScout on the compiled backend at 1 s a move: scored 0.675 "
-           "(+127 +- 78 Elo, 80 games) against Fairy-Stockfish at depth 7; measured in "
-           "docs/notes/xiangqi-strength.md (2026-12-01)"),
+           "(+127 +- 78 Elo, 80 games) against Fairy-Stockfish at depth 7 (2026-12-01); "
+           "futility and reverse futility added after an SPRT [0, 15] accepted their gain "
+           "(+228 +- 108 Elo at 0.1 s a move, 40 games); docs/notes/xiangqi-strength.md "
+           "(2026-12-06)"),
     Preset("strong", "gomoku", _T,
            "T, NegaScout with VCF/VCT threat search on the compiled backend at 2 s a move: "
            "88.7% (645.5 of 728 points) against the same search without threats; measured "

@@ -87,7 +87,7 @@ def _config(o, state, kernel, c: np.ndarray, max_ply: int, on_root: bool) -> Non
     needs = (("quiescence", p.noisy, "HAS_NOISY"), ("in_check", p.need_check, "HAS_CHECK"),
              ("nullmove", p.nullmove, "HAS_NULL"), ("mvv_lva", p.mvv_lva, "HAS_CAPTURE"),
              ("lmr", p.lmr and p.is_capture, "HAS_CAPTURE"),
-             ("futility", p.futility, "HAS_CAPTURE"),
+             ("futility", p.futility, "HAS_CAPTURE"), ("lmp", p.lmp, "HAS_CAPTURE"),
              ("repetition", p.repetition, "HAS_REPEAT"),
              ("threat search", o.threats is not None, "HAS_THREATS"))
     for part, used, flag in needs:
