@@ -1,7 +1,8 @@
 """What a user first touches, timed: the public push, small compiled searches, the first call.
 
 Run: ``gameai bench api`` (or ``python -m benchmarks.bench_api``); options after ``--``:
-``--repeat N`` (best of N, default 5), ``--skip-cold`` (no first-call section: it
+``--repeat N`` (best of N, default 5), ``--depths D ...`` (of the small searches,
+default 2 3 4), ``--skip-cold`` (no first-call section: it
 compiles every kernel from scratch twice, minutes on a loaded machine), ``--kernels`` (in
 the cold run, also list the compile seconds of the slowest kernels), ``--game G``.
 
@@ -95,12 +96,12 @@ def _searches(state, depth: int, backend: str) -> tuple[float, list[int]]:
     return time.perf_counter() - t, nodes
 
 
-def small_section(repeat: int) -> None:
+def small_section(repeat: int, depths: tuple[int, ...] = (2, 3, 4)) -> None:
     print(f"== small searches: {SEARCHES} Xiangqi searches, a fresh searcher each, "
           f"compiled vs python (best of {repeat}, kernel loaded) ==")
     s = gameai.load_game("xiangqi")
     _searches(s, 1, "compiled")                               # compile or load the core
-    for depth in (2, 3, 4):
+    for depth in depths:
         best = {"compiled": float("inf"), "python": float("inf")}
         nodes = {}
         for _ in range(repeat):
@@ -205,6 +206,8 @@ def first_call_section(kernels: bool, games: list[str] | None = None) -> None:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="gameai bench api", description=__doc__.splitlines()[0])
     p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--depths", type=int, nargs="+", default=[2, 3, 4],
+                   help="depths of the small searches (default 2 3 4)")
     p.add_argument("--skip-cold", action="store_true")
     p.add_argument("--kernels", action="store_true")
     p.add_argument("--game", action="append", help="first call: only this game (repeatable)")
@@ -214,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     if not AVAILABLE:
         print(f"backend=compiled unavailable: {REASON}")
         return 1
-    small_section(args.repeat)
+    small_section(args.repeat, tuple(args.depths))
     if not args.skip_cold:
         first_call_section(args.kernels, args.game)
     return 0

@@ -79,10 +79,9 @@ def memories(tt: bool, tt_size: int, history: tuple | None, killers: bool):
             CompiledKillers() if killers else None)
 
 
-def _config(o, state, kernel, c: np.ndarray, max_ply: int, on_root: bool) -> None:
-    """Write the switches to ``c``: every row of the switch table that has a slot
-    (:func:`gameai.search.switches.pack`), the parts derived once for both backends
-    (:func:`gameai.search.parts.parts`) checked against the kernel's capabilities."""
+def _refuse_missing_parts(o, state, kernel) -> None:
+    """SpecError for a part the searcher runs that the kernel lacks (checked before any
+    kernel compiles, so the error comes at once)."""
     p = parts(o, state)
     needs = (("quiescence", p.noisy, "HAS_NOISY"), ("in_check", p.need_check, "HAS_CHECK"),
              ("nullmove", p.nullmove, "HAS_NULL"), ("mvv_lva", p.mvv_lva, "HAS_CAPTURE"),
@@ -94,6 +93,13 @@ def _config(o, state, kernel, c: np.ndarray, max_ply: int, on_root: bool) -> Non
         if used and not getattr(kernel, flag, False):
             raise SpecError(f"backend=compiled: the {state.name} kernel has no {part} "
                             f"({flag}=False); use backend=python")
+
+
+def _config(o, state, kernel, c: np.ndarray, max_ply: int, on_root: bool) -> None:
+    """Write the switches to ``c``: every row of the switch table that has a slot
+    (:func:`gameai.search.switches.pack`) and the parts derived once for both backends
+    (:func:`gameai.search.parts.parts`)."""
+    p = parts(o, state)
     for i, v in pack(o, p, kernel, lambda slot: getattr(template, slot)):
         c[i] = v                            # the switch table's rows (gameai.search.switches)
     c[template.MAX_PLY], c[template.ON_ROOT] = max_ply, int(on_root)
@@ -125,6 +131,7 @@ def warm_up(o, state, ev, timed: bool = False) -> None:
     be charged to a move's time. A one-node search on throwaway memories. ``timed``: the
     search has a clock, so the searcher's large tables are faulted in now, once
     (:func:`~gameai.compiled.pages.touch`), not during its first moves."""
+    _refuse_missing_parts(o, state, kernel_for(state))   # before anything compiles
     if timed:
         prefault(o)
     if o.threats is not None:               # the root's threat solvers run from Python
@@ -173,6 +180,7 @@ class CompiledSearch:
         if E is None:
             raise SpecError(f"backend=compiled: the evaluator {getattr(ev, 'name', ev)!r} has no "
                             f"compiled form for {state.name} (use backend=python)")
+        _refuse_missing_parts(o, state, kernel)
         self.core = load_core(kernel.__name__.rsplit(".", 1)[1])
         G = kernel.load(state)
         t = template

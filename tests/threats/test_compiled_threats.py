@@ -211,7 +211,10 @@ def ab_pair(spec, rule, moves, limits=None):
     return a
 
 
-@pytest.mark.parametrize("rule", ["freestyle", "renju"])
+@pytest.mark.parametrize("rule,position", [
+    ("freestyle", 0), ("renju", 1),          # the other pairs behind the slow marker
+    pytest.param("freestyle", 1, marks=pytest.mark.slow),
+    pytest.param("renju", 0, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("spec", [
     "negascout(depth=3,tt=true,history=true,id=true,threats=true,threat_order=true",
     "alphabeta(depth=2,threats=true",
@@ -224,13 +227,12 @@ def ab_pair(spec, rule, moves, limits=None):
     "negascout(depth=3,tt=true,history=true,threats=true,threat_order=true,threat_forced=true,"
     "threat_depth=3",
 ])
-def test_threat_parts_in_alpha_beta_same_search(compiled, rule, spec):
+def test_threat_parts_in_alpha_beta_same_search(compiled, rule, position, spec):
     """threats (root, root-move reply checks, horizon VCF and VCT, with and without a node
     budget), threat_order and threat_forced on both cores: the same move, value, PV and
     counters, threat nodes included."""
-    for moves in POSITIONS[:2]:
-        r = ab_pair(spec, rule, moves)
-        assert ("threats" not in spec) or r.stats.threat_nodes > 0
+    r = ab_pair(spec, rule, POSITIONS[position])
+    assert ("threats" not in spec) or r.stats.threat_nodes > 0
 
 
 def test_threat_nodes_count_against_the_node_limit(compiled):
