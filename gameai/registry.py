@@ -29,33 +29,36 @@ _CATALOGS = {"game": "gameai.games.catalog", "evaluator": "gameai.evaluators.cat
 
 
 #: Parameters that were measured, dropped and deleted: ``(kind, parameter) -> (the names
-#: that took it, why)``. A spec that still uses one is refused by name, with the commit
-#: where its code last lived and the research note that gives the measurement, so an old
-#: command line fails clearly instead of as an unknown parameter.
-REMOVED_IN = "b5b5232"
-REMOVED: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {
-    **{("searcher", p): (("minimax", "alphabeta", "negascout", "mtdf"), why) for p, why in (
+#: that took it, why, the last commit that has its code)``. A spec that still uses one is
+#: refused by name, with that commit and the research note that gives the measurement, so
+#: an old command line fails clearly instead of as an unknown parameter.
+REMOVED_IN = "b5b5232"          #: the threat levers and the tempo term
+_NEGAMAX = ("minimax", "alphabeta", "negascout", "mtdf")
+REMOVED: dict[tuple[str, str], tuple[tuple[str, ...], str, str]] = {
+    **{("searcher", p): (_NEGAMAX, why, REMOVED_IN) for p, why in (
         ("threat_quiet", "the quiet-move refutation check"),
         ("threat_swindle", "searching on among proven-lost root moves"),
         ("threat_shape", "the double-threat horizon term"),
         ("threat_extend", "threat extensions"),
         ("threat_deepen", "reply checks without iterative deepening (they always deepen now)"),
         ("threat_pn", "the df-pn check of the move played"))},
-    ("searcher", "pn"): (("vcf", "vct"), "df-pn threat search"),
-    ("evaluator", "tempo"): (("gomoku.patterns",), "the side-to-move tempo term"),
+    ("searcher", "pn"): (("vcf", "vct"), "df-pn threat search", REMOVED_IN),
+    ("evaluator", "tempo"): (("gomoku.patterns",), "the side-to-move tempo term", REMOVED_IN),
+    ("searcher", "lmp"): (_NEGAMAX, "late-move pruning", "04e903a"),
 }
 
 
 def removed_message(kind: str, name: str, params: list[str]) -> str | None:
     """The error for ``params`` of ``kind`` ``name`` that :data:`REMOVED` lists, or None."""
-    gone = [(p, REMOVED[(kind, p)][1]) for p in params
+    gone = [(p, *REMOVED[(kind, p)][1:]) for p in params
             if (kind, p) in REMOVED and name in REMOVED[(kind, p)][0]]
     if not gone:
         return None
-    what = "; ".join(f"{p} ({why})" for p, why in gone)
+    what = "; ".join(f"{p} ({why}; its code last lived in commit {commit})"
+                     for p, why, commit in gone)
     return (f"{kind} {name!r}: parameter(s) removed: {what}. Each was measured, made no "
-            f"player stronger and was deleted; the code last lived in commit {REMOVED_IN} "
-            f"and the measurements are in the research notes (docs/notes/dropped-levers.md)")
+            "player stronger and was deleted; the measurements are in the research notes "
+            "(docs/notes/dropped-levers.md)")
 
 
 class Registry:

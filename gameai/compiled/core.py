@@ -14,10 +14,10 @@ A node does the steps of the Python core in the same order (read its docstring f
    VCF (``threats``) or the evaluator;
 3. mate-distance pruning;
 4. transposition-table probe;
-5. reverse futility, null move (futility and late-move pruning mark the node for step 7);
+5. reverse futility, null move (futility marks the node for step 7);
 6. move generation and ordering (history sort, threats, killers, MVV-LVA, TT move, root move);
    at the root only the allowed moves (``root_moves``);
-7. the move loop: futile and late quiet moves skipped, leaf children in place, LMR, NegaScout null windows and re-searches;
+7. the move loop: futile quiet moves skipped, leaf children in place, LMR, NegaScout null windows and re-searches;
 8. store: killers, history, TT (never after a path-dependent value).
 
 Every counter, every sort (stable, descending) and every table rule is the Python one,
@@ -43,9 +43,8 @@ import zlib
 
 import numpy as np
 
-from ..search.pruning import (FUTILITY_DEPTH, FUTILITY_MARGIN, LMP_DEPTH, LMR_MIN_DEPTH,
-                              LMR_MIN_INDEX, NULL_R, RFP_DEPTH, RFP_MARGIN, lmp_count,
-                              lmr_reduction)
+from ..search.pruning import (FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_MIN_DEPTH, LMR_MIN_INDEX,
+                              NULL_R, RFP_DEPTH, RFP_MARGIN, lmr_reduction)
 from ..search.stats import INF, MATE, MATE_BOUND
 from ..search.tt import EXACT, LOWER, UPPER
 from . import stubs
@@ -63,7 +62,7 @@ _threat_order = getattr(game, "threat_order", stubs.threat_order)
 _threat_forced = getattr(game, "threat_forced", stubs.threat_forced)
 # the cache folder: per kernel, and per value of the constants frozen into the code
 _FROZEN = (LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, RFP_DEPTH, RFP_MARGIN, FUTILITY_DEPTH,
-           FUTILITY_MARGIN, LMP_DEPTH, INF, MATE, MATE_BOUND, EXACT, LOWER, UPPER)
+           FUTILITY_MARGIN, INF, MATE, MATE_BOUND, EXACT, LOWER, UPPER)
 _TAG = f"{_kernel}-{zlib.crc32(repr(_FROZEN).encode()):08x}"
 
 NO_MOVE = -(1 << 63)            #: "no move" (None) in move arrays
@@ -81,8 +80,8 @@ NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FIRST_MOVE_CUTOFFS, TT_PROBES, TT_H
     KILLERS, NOISY, EVASIONS, CHECK_EXT, NULLMOVE, LMR, IS_CAP, MVV, REPEAT, MDP, NEED_CHECK, \
     INLINE, ORDERING, MAX_PLY, ON_ROOT, POLLING, RESTRICT, \
     THREATS, THREAT_ORDER, THREAT_NODES, ROOT_REPLY, REPLIES, N_REPLIES, THREAT_FORCED, \
-    GRAIN, TT_ALWAYS, FUTILITY, RFP, LMP = range(62)
-NULL_AT = N_FIXED = 62          #: c[NULL_AT + ply]: null_at[ply]
+    GRAIN, TT_ALWAYS, FUTILITY, RFP = range(61)
+NULL_AT = N_FIXED = 61          #: c[NULL_AT + ply]: null_at[ply]
 # buf: moves [0, SCORES), their sort keys [SCORES, PVS), PV rows of PV_W: [length, moves...]
 # tt (gameai.compiled.memory.CompiledTT): rows [key, depth, generation + flag + 1, value,
 # move, age]; the last row holds the table's age, slots in use, index mask and generation
@@ -92,7 +91,6 @@ T_AGE, T_USED, T_MASK, T_GEN = range(4)
 
 #: the Python core's reduction formula itself, compiled (written once, in search.pruning)
 _lmr_reduction = jit(lmr_reduction, tag=_TAG, _nrt=False, inline="always")
-_lmp_count = jit(lmp_count, tag=_TAG, _nrt=False, inline="always")
 
 _HOOKS: list = []               # (stop_check, on_root_move) of the running searches
 
@@ -366,25 +364,20 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
                     return v
     # 5. pruning before the moves. Near the horizon, on a null window away from mates
     # and not in check, the static evaluation decides: far above beta cuts the node
-    # (reverse futility), far below alpha makes later quiet moves futile; late-move
-    # pruning trusts the order. Step 7 skips quiet moves from index skip_from on.
+    # (reverse futility), far below alpha makes later quiet moves futile (futility).
+    # Step 7 skips quiet moves from index skip_from on.
     skip_from = NEVER
     fv = -INF
-    if game.HAS_CHECK and (c[FUTILITY] or c[RFP] or c[LMP]) and ply and not checked \
+    if game.HAS_CHECK and (c[FUTILITY] or c[RFP]) and ply and not checked \
             and beta - alpha == 1 and -MATE_BOUND < alpha and beta < MATE_BOUND \
-            and depth <= max(FUTILITY_DEPTH if c[FUTILITY] else 0, RFP_DEPTH if c[RFP] else 0,
-                             LMP_DEPTH if c[LMP] else 0):
-        if c[RFP] or c[FUTILITY]:
-            se = _evaluate(G, E, c)
-            if c[RFP] and depth <= RFP_DEPTH and se - RFP_MARGIN * depth >= beta:
-                c[PRUNED] += 1
-                return se
-            if c[FUTILITY] and depth <= FUTILITY_DEPTH \
-                    and se + FUTILITY_MARGIN * depth <= alpha:
-                skip_from = 1
-                fv = se + FUTILITY_MARGIN * depth
-        if c[LMP] and depth <= LMP_DEPTH and skip_from == NEVER:
-            skip_from = _lmp_count(depth)
+            and depth <= max(FUTILITY_DEPTH if c[FUTILITY] else 0, RFP_DEPTH if c[RFP] else 0):
+        se = _evaluate(G, E, c)
+        if c[RFP] and depth <= RFP_DEPTH and se - RFP_MARGIN * depth >= beta:
+            c[PRUNED] += 1
+            return se
+        if c[FUTILITY] and depth <= FUTILITY_DEPTH and se + FUTILITY_MARGIN * depth <= alpha:
+            skip_from = 1
+            fv = se + FUTILITY_MARGIN * depth
     # null move: passing still fails high, so a real move would too
     if game.HAS_NULL and c[NULLMOVE] and ply and not checked and not c[NULL_AT + ply] \
             and depth > NULL_R and -MATE_BOUND < beta < MATE_BOUND:
@@ -452,7 +445,7 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
         if HAS_THREATS and c[THREATS] and not ply:
             c[ROOT_REPLY] = _reply_of(c, m)
         if game.HAS_CHECK and game.HAS_CAPTURE and i >= skip_from and not game.is_capture(G, m):
-            game.push(G, m)             # a futile or late quiet move, unless it checks:
+            game.push(G, m)             # a futile quiet move, unless it gives check:
             if not game.in_check(G):    # visited, and answered by the margin's bound
                 c[NODES] += 1
                 c[PRUNED] += 1
@@ -461,7 +454,7 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
                 if stopped:
                     return 0
                 if fv > best:
-                    best = fv           # fail soft: futility's bound on the move
+                    best = fv           # fail soft: the margin's bound on the move
                 continue
             game.pop(G)
         if leaf_children:               # the child is a leaf or a terminal: no recursion

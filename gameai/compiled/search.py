@@ -86,7 +86,7 @@ def _refuse_missing_parts(o, state, kernel) -> None:
     needs = (("quiescence", p.noisy, "HAS_NOISY"), ("in_check", p.need_check, "HAS_CHECK"),
              ("nullmove", p.nullmove, "HAS_NULL"), ("mvv_lva", p.mvv_lva, "HAS_CAPTURE"),
              ("lmr", p.lmr and p.is_capture, "HAS_CAPTURE"),
-             ("futility", p.futility, "HAS_CAPTURE"), ("lmp", p.lmp, "HAS_CAPTURE"),
+             ("futility", p.futility, "HAS_CAPTURE"),
              ("repetition", p.repetition, "HAS_REPEAT"),
              ("threat search", o.threats is not None, "HAS_THREATS"))
     for part, used, flag in needs:

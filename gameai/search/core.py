@@ -10,12 +10,11 @@ A node does, in this order (as Stockfish lays its search out):
 3. mate-distance pruning (``mate_distance``);
 4. transposition-table probe (``tt``; ``exact_depth``);
 5. pruning before the moves: reverse futility (``reverse_futility``), null move
-   (``nullmove``); futility (``futility``) and late-move pruning (``lmp``) mark the node
-   for step 7;
+   (``nullmove``); futility (``futility``) marks the node for step 7;
 6. move generation (only the replies threats force: ``threat_forced``) and ordering (TT
    move, MVV-LVA captures, killers, history, threats);
    at the root only the moves a GUI allows (``root_moves``: UCI searchmoves, UCCI banmoves);
-7. the move loop: futile and late quiet moves skipped, leaf children evaluated in place (no
+7. the move loop: futile quiet moves skipped, leaf children evaluated in place (no
    recursion), late-move reductions (``lmr``), NegaScout null windows and re-searches (``scout``), beta cut-offs;
 8. store: killers, history, TT (never a value that depends on the path; see below).
 
@@ -43,8 +42,8 @@ from typing import Any, Callable
 from ..games.protocol import fast_push
 from .ordering import mvv_lva_key
 from .parts import parts
-from .pruning import (FUTILITY_DEPTH, FUTILITY_MARGIN, LMP_DEPTH, LMR_MIN_DEPTH, LMR_MIN_INDEX,
-                      NULL_R, RFP_DEPTH, RFP_MARGIN, lmp_count, lmr_reduction)
+from .pruning import (FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R,
+                      RFP_DEPTH, RFP_MARGIN, lmr_reduction)
 from .stats import INF, MATE, MATE_BOUND, SearchStats
 from .tt import EXACT, LOWER, UPPER, from_tt
 
@@ -115,9 +114,8 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     noisy = state.noisy_moves if p.noisy else None
     in_check = state.in_check if p.in_check else None
     evasions, check_ext, lmr, mdp = p.evasions, p.check_ext, p.lmr, p.mate_distance
-    futility, rfp, lmp = p.futility, p.reverse_futility, p.lmp
-    static_depth = max(FUTILITY_DEPTH if futility else 0, RFP_DEPTH if rfp else 0,
-                       LMP_DEPTH if lmp else 0)
+    futility, rfp = p.futility, p.reverse_futility
+    static_depth = max(FUTILITY_DEPTH if futility else 0, RFP_DEPTH if rfp else 0)
     never = 1 << 30                          # a move index no node reaches
     push_null = state.push_null if p.nullmove else None   # never where check is unknown
     pop_null = getattr(state, "pop_null", None)
@@ -263,20 +261,17 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                         return v
         # 5. pruning before the moves. Near the horizon, on a null window away from mates
         # and not in check, the static evaluation decides: far above beta cuts the node
-        # (reverse futility), far below alpha makes later quiet moves futile; late-move
-        # pruning trusts the order. Step 7 skips quiet moves from index skip_from on.
+        # (reverse futility), far below alpha makes later quiet moves futile (futility).
+        # Step 7 skips quiet moves from index skip_from on.
         skip_from, fv = never, -INF
         if depth <= static_depth and ply and not checked and beta - alpha == 1 \
                 and -MATE_BOUND < alpha and beta < MATE_BOUND:
-            if rfp or futility:
-                se = ev(state)
-                if rfp and depth <= RFP_DEPTH and se - RFP_MARGIN * depth >= beta:
-                    pruned += 1
-                    return se
-                if futility and depth <= FUTILITY_DEPTH and se + FUTILITY_MARGIN * depth <= alpha:
-                    skip_from, fv = 1, se + FUTILITY_MARGIN * depth
-            if lmp and depth <= LMP_DEPTH and skip_from == never:
-                skip_from = lmp_count(depth)
+            se = ev(state)
+            if rfp and depth <= RFP_DEPTH and se - RFP_MARGIN * depth >= beta:
+                pruned += 1
+                return se
+            if futility and depth <= FUTILITY_DEPTH and se + FUTILITY_MARGIN * depth <= alpha:
+                skip_from, fv = 1, se + FUTILITY_MARGIN * depth
         # null move: passing still fails high, so a real move would too
         if push_null is not None and ply and not checked and not null_at[ply] \
                 and depth > NULL_R and -MATE_BOUND < beta < MATE_BOUND:
@@ -342,7 +337,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         n = len(moves)
         for i, m in enumerate(moves):
             if i >= skip_from and not is_capture(m):
-                push(m)                     # a futile or late quiet move, unless it checks:
+                push(m)                     # a futile quiet move, unless it gives check:
                 if not in_check():          # visited, and answered by the margin's bound
                     nodes += 1
                     pruned += 1
@@ -350,7 +345,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                         check(ply + 1)
                     pop()
                     if fv > best:
-                        best = fv           # fail soft: futility's bound on the move
+                        best = fv           # fail soft: the margin's bound on the move
                     continue
                 pop()
             if leaf_children:               # the child is a leaf or a terminal: no recursion

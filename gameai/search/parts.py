@@ -23,7 +23,6 @@ class Parts:
     lmr: bool            # late-move reductions
     futility: bool       # futility pruning of quiet moves (a check test and captures)
     reverse_futility: bool  # reverse futility pruning (a check test)
-    lmp: bool            # late-move pruning (a check test and captures)
     is_capture: bool     # the game can say whether a move captures
     mvv_lva: bool        # captures ordered by MVV-LVA
     repetition: bool     # repetitions in the line judged by the game's rule
@@ -46,13 +45,12 @@ def parts(o: Any, state: Any) -> Parts:
     repeat = bool(o.repetition) and has("repetition_outcome")
     futility = bool(o.futility) and in_check and has("is_capture")
     rfp = bool(o.reverse_futility) and in_check
-    lmp = bool(o.lmp) and in_check and has("is_capture")
     return Parts(
         noisy=noisy, in_check=in_check, evasions=bool(o.evasions) and noisy and in_check,
         check_ext=check_ext, nullmove=null, lmr=bool(o.lmr), futility=futility,
-        reverse_futility=rfp, lmp=lmp, is_capture=has("is_capture"),
+        reverse_futility=rfp, is_capture=has("is_capture"),
         mvv_lva=mvv, repetition=repeat, mate_distance=bool(o.mate_distance and o.mate_ply),
-        need_check=in_check and (null or bool(o.lmr) or check_ext or futility or rfp or lmp),
+        need_check=in_check and (null or bool(o.lmr) or check_ext or futility or rfp),
         inline=not noisy and o.threats is None and not check_ext and not repeat,
         ordering=(o.tt is not None or o.history is not None or o.killers is not None
                   or bool(o.threat_order) or mvv))

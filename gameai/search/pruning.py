@@ -18,10 +18,6 @@ null window away from mate scores and not in check, the static evaluation ``se``
 skips every later quiet move that gives no check, as no such move is expected to lift the
 score by a margin's worth. The margins are in the Xiangqi evaluators' units (pawn 100);
 both are on only where the game knows check and captures.
-
-Late-move pruning (move-count pruning, as in Stockfish): under the same conditions at
-remaining ``depth <= LMP_DEPTH``, quiet moves that give no check are skipped from the
-``lmp_count(depth)``-th on, trusting the move order (TT move, captures, killers, history).
 """
 from __future__ import annotations
 
@@ -32,12 +28,6 @@ RFP_DEPTH = 3         #: reverse futility only at remaining depth <= this
 RFP_MARGIN = 120      #: ... when the static evaluation beats beta by this per ply
 FUTILITY_DEPTH = 2    #: futility pruning only at remaining depth <= this
 FUTILITY_MARGIN = 200  #: ... of quiet moves when the evaluation is this per ply below alpha
-LMP_DEPTH = 3         #: late-move pruning only at remaining depth <= this
-
-
-def lmp_count(depth: int) -> int:
-    """Index from which late-move pruning skips quiet moves at remaining ``depth``."""
-    return 3 + depth * depth
 
 
 def lmr_reduction(depth: int, index: int) -> int:

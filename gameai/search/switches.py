@@ -116,8 +116,6 @@ SWITCHES: tuple[Switch, ...] = (
            packed=lambda o, p, k: p.futility),
     Switch("reverse_futility", bool, False, "reverse futility pruning (static null move) "
            "near the horizon", show="flag", slot="RFP", packed=lambda o, p, k: p.reverse_futility),
-    Switch("lmp", bool, False, "late-move pruning of quiet moves near the horizon "
-           "(gameai.search.pruning)", show="flag", slot="LMP", packed=lambda o, p, k: p.lmp),
     Switch("check_ext", bool, False, "check extension", show="flag", slot="CHECK_EXT",
            packed=lambda o, p, k: p.check_ext),
     Switch("evasions", bool, False, "quiescence answers check with every evasion",

@@ -13,6 +13,7 @@ from gameai.registry import REMOVED, REMOVED_IN
     "negascout(depth=2,threat_deepen=false)",
     "negascout(depth=2,threat_pn=17)",
     "vct(depth=9,pn=true)",
+    "negascout(depth=2,lmp=true)",
 ])
 def test_a_removed_searcher_switch_is_refused_by_name(spec):
     name = spec.split("(")[0]
@@ -20,7 +21,8 @@ def test_a_removed_searcher_switch_is_refused_by_name(spec):
     with pytest.raises(gameai.SpecError) as err:
         gameai.make_searcher(spec)
     msg = str(err.value)
-    assert f"removed: {param}" in msg and REMOVED_IN in msg and "dropped-levers" in msg
+    commit = REMOVED[("searcher", param)][2]
+    assert f"removed: {param}" in msg and f"commit {commit}" in msg and "dropped-levers" in msg
     assert name in msg
 
 
@@ -42,7 +44,7 @@ def test_a_removed_name_is_gone_from_every_signature_it_lists():
     """The table names only parameters that no longer exist (else it would shadow a live one)."""
     from gameai.registry import EVALUATORS, SEARCHERS
     tables = {"searcher": SEARCHERS, "evaluator": EVALUATORS}
-    for (kind, param), (names, _why) in REMOVED.items():
+    for (kind, param), (names, _why, _commit) in REMOVED.items():
         for name in names:
             assert param not in tables[kind].parameters(name), (kind, name, param)
 
