@@ -43,8 +43,9 @@ import zlib
 
 import numpy as np
 
-from ..search.pruning import (FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_MIN_DEPTH, LMR_MIN_INDEX,
-                              NULL_R, RFP_DEPTH, RFP_MARGIN, lmr_reduction)
+from ..search.pruning import (FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_LOG_BASE, LMR_LOG_DIVISOR,
+                              LMR_LOG_SIZE, LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, RFP_DEPTH,
+                              RFP_MARGIN, lmr_log_reduction, lmr_reduction)
 from ..search.stats import INF, MATE, MATE_BOUND
 from ..search.tt import EXACT, LOWER, UPPER
 from . import stubs
@@ -62,7 +63,8 @@ _threat_order = getattr(game, "threat_order", stubs.threat_order)
 _threat_forced = getattr(game, "threat_forced", stubs.threat_forced)
 # the cache folder: per kernel, and per value of the constants frozen into the code
 _FROZEN = (LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, RFP_DEPTH, RFP_MARGIN, FUTILITY_DEPTH,
-           FUTILITY_MARGIN, INF, MATE, MATE_BOUND, EXACT, LOWER, UPPER)
+           FUTILITY_MARGIN, INF, MATE, MATE_BOUND, EXACT, LOWER, UPPER,
+           LMR_LOG_BASE, LMR_LOG_DIVISOR, LMR_LOG_SIZE)
 _TAG = f"{_kernel}-{zlib.crc32(repr(_FROZEN).encode()):08x}"
 
 NO_MOVE = -(1 << 63)            #: "no move" (None) in move arrays
@@ -80,8 +82,8 @@ NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FIRST_MOVE_CUTOFFS, TT_PROBES, TT_H
     KILLERS, NOISY, EVASIONS, CHECK_EXT, NULLMOVE, LMR, IS_CAP, MVV, REPEAT, MDP, NEED_CHECK, \
     INLINE, ORDERING, MAX_PLY, ON_ROOT, POLLING, RESTRICT, \
     THREATS, THREAT_ORDER, THREAT_NODES, ROOT_REPLY, REPLIES, N_REPLIES, THREAT_FORCED, \
-    GRAIN, TT_ALWAYS, FUTILITY, RFP = range(61)
-NULL_AT = N_FIXED = 61          #: c[NULL_AT + ply]: null_at[ply]
+    GRAIN, TT_ALWAYS, FUTILITY, RFP, LMR_LOG = range(62)
+NULL_AT = N_FIXED = 62          #: c[NULL_AT + ply]: null_at[ply]
 # buf: moves [0, SCORES), their sort keys [SCORES, PVS), PV rows of PV_W: [length, moves...]
 # tt (gameai.compiled.memory.CompiledTT): rows [key, depth, generation + flag + 1, value,
 # move, age]; the last row holds the table's age, slots in use, index mask and generation
@@ -91,6 +93,7 @@ T_AGE, T_USED, T_MASK, T_GEN = range(4)
 
 #: the Python core's reduction formula itself, compiled (written once, in search.pruning)
 _lmr_reduction = jit(lmr_reduction, tag=_TAG, _nrt=False, inline="always")
+_lmr_log_reduction = jit(lmr_log_reduction, tag=_TAG, _nrt=False, inline="always")
 
 _HOOKS: list = []               # (stop_check, on_root_move) of the running searches
 
@@ -365,8 +368,8 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
     # 5. pruning before the moves. Near the horizon, on a null window away from mates
     # and not in check, the static evaluation decides: far above beta cuts the node
     # (reverse futility), far below alpha makes later quiet moves futile (futility).
-    # Step 7 skips quiet moves from index skip_from on.
-    skip_from = NEVER
+    # Step 7 skips the quiet moves after the first when the node is futile.
+    futile = False
     fv = -INF
     if game.HAS_CHECK and (c[FUTILITY] or c[RFP]) and ply and not checked \
             and beta - alpha == 1 and -MATE_BOUND < alpha and beta < MATE_BOUND \
@@ -376,7 +379,7 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
             c[PRUNED] += 1
             return se
         if c[FUTILITY] and depth <= FUTILITY_DEPTH and se + FUTILITY_MARGIN * depth <= alpha:
-            skip_from = 1
+            futile = True
             fv = se + FUTILITY_MARGIN * depth
     # null move: passing still fails high, so a real move would too
     if game.HAS_NULL and c[NULLMOVE] and ply and not checked and not c[NULL_AT + ply] \
@@ -444,7 +447,7 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
         m = buf[n0 + i]
         if HAS_THREATS and c[THREATS] and not ply:
             c[ROOT_REPLY] = _reply_of(c, m)
-        if game.HAS_CHECK and game.HAS_CAPTURE and i >= skip_from and not game.is_capture(G, m):
+        if game.HAS_CHECK and game.HAS_CAPTURE and futile and i and not game.is_capture(G, m):
             game.push(G, m)             # a futile quiet move, unless it gives check:
             if not game.in_check(G):    # visited, and answered by the margin's bound
                 c[NODES] += 1
@@ -474,7 +477,7 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
             red = 0
             if c[LMR] and i >= LMR_MIN_INDEX and depth >= LMR_MIN_DEPTH and not checked \
                     and not (game.HAS_CAPTURE and c[IS_CAP] and game.is_capture(G, m)):
-                red = _lmr_reduction(depth, i)
+                red = _lmr_log_reduction(depth, i) if c[LMR_LOG] else _lmr_reduction(depth, i)
             game.push(G, m)
             c[NODES] += 1
             if red:                     # a late quiet move: reduced null-window probe

@@ -43,7 +43,7 @@ from ..games.protocol import fast_push
 from .ordering import mvv_lva_key
 from .parts import parts
 from .pruning import (FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R,
-                      RFP_DEPTH, RFP_MARGIN, lmr_reduction)
+                      RFP_DEPTH, RFP_MARGIN, lmr_log_reduction, lmr_reduction)
 from .stats import INF, MATE, MATE_BOUND, SearchStats
 from .tt import EXACT, LOWER, UPPER, from_tt
 
@@ -115,8 +115,8 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     in_check = state.in_check if p.in_check else None
     evasions, check_ext, lmr, mdp = p.evasions, p.check_ext, p.lmr, p.mate_distance
     futility, rfp = p.futility, p.reverse_futility
+    reduction = lmr_log_reduction if p.lmr_log else lmr_reduction
     static_depth = max(FUTILITY_DEPTH if futility else 0, RFP_DEPTH if rfp else 0)
-    never = 1 << 30                          # a move index no node reaches
     push_null = state.push_null if p.nullmove else None   # never where check is unknown
     pop_null = getattr(state, "pop_null", None)
     is_capture = getattr(state, "is_capture", None)
@@ -262,8 +262,8 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         # 5. pruning before the moves. Near the horizon, on a null window away from mates
         # and not in check, the static evaluation decides: far above beta cuts the node
         # (reverse futility), far below alpha makes later quiet moves futile (futility).
-        # Step 7 skips quiet moves from index skip_from on.
-        skip_from, fv = never, -INF
+        # Step 7 skips the quiet moves after the first when the node is futile.
+        futile, fv = False, -INF
         if depth <= static_depth and ply and not checked and beta - alpha == 1 \
                 and -MATE_BOUND < alpha and beta < MATE_BOUND:
             se = ev(state)
@@ -271,7 +271,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                 pruned += 1
                 return se
             if futility and depth <= FUTILITY_DEPTH and se + FUTILITY_MARGIN * depth <= alpha:
-                skip_from, fv = 1, se + FUTILITY_MARGIN * depth
+                futile, fv = True, se + FUTILITY_MARGIN * depth
         # null move: passing still fails high, so a real move would too
         if push_null is not None and ply and not checked and not null_at[ply] \
                 and depth > NULL_R and -MATE_BOUND < beta < MATE_BOUND:
@@ -336,7 +336,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
             pvt[ply + 1] = ()
         n = len(moves)
         for i, m in enumerate(moves):
-            if i >= skip_from and not is_capture(m):
+            if futile and i and not is_capture(m):
                 push(m)                     # a futile quiet move, unless it gives check:
                 if not in_check():          # visited, and answered by the margin's bound
                     nodes += 1
@@ -365,7 +365,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                 red = 0
                 if lmr and i >= LMR_MIN_INDEX and depth >= LMR_MIN_DEPTH and not checked \
                         and (is_capture is None or not is_capture(m)):
-                    red = lmr_reduction(depth, i)
+                    red = reduction(depth, i)
                 push(m)
                 nodes += 1
                 if red:                     # a late quiet move: reduced null-window probe

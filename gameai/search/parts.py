@@ -21,6 +21,7 @@ class Parts:
     check_ext: bool      # check extension
     nullmove: bool       # null-move pruning (a pass and a check test)
     lmr: bool            # late-move reductions
+    lmr_log: bool        # ... by the logarithmic table
     futility: bool       # futility pruning of quiet moves (a check test and captures)
     reverse_futility: bool  # reverse futility pruning (a check test)
     is_capture: bool     # the game can say whether a move captures
@@ -47,7 +48,8 @@ def parts(o: Any, state: Any) -> Parts:
     rfp = bool(o.reverse_futility) and in_check
     return Parts(
         noisy=noisy, in_check=in_check, evasions=bool(o.evasions) and noisy and in_check,
-        check_ext=check_ext, nullmove=null, lmr=bool(o.lmr), futility=futility,
+        check_ext=check_ext, nullmove=null, lmr=bool(o.lmr),
+        lmr_log=bool(o.lmr) and bool(o.lmr_log), futility=futility,
         reverse_futility=rfp, is_capture=has("is_capture"),
         mvv_lva=mvv, repetition=repeat, mate_distance=bool(o.mate_distance and o.mate_ply),
         need_check=in_check and (null or bool(o.lmr) or check_ext or futility or rfp),

@@ -111,6 +111,9 @@ SWITCHES: tuple[Switch, ...] = (
            packed=lambda o, p, k: p.nullmove),
     Switch("lmr", bool, False, "late-move reductions", show="flag", slot="LMR",
            packed=lambda o, p, k: p.lmr),
+    Switch("lmr_log", bool, False, "with lmr: reductions from the logarithmic table of "
+           "Stockfish and Ethereal (gameai.search.pruning)", show="flag", slot="LMR_LOG",
+           packed=lambda o, p, k: p.lmr_log),
     Switch("futility", bool, False, "futility pruning of quiet moves near the horizon "
            "(Heinz 1998; gameai.search.pruning)", show="flag", slot="FUTILITY",
            packed=lambda o, p, k: p.futility),

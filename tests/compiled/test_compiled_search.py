@@ -125,6 +125,20 @@ def test_perpetual_check_is_judged_as_in_python(depth):
         assert py["move"] != gameai.load_game("xiangqi", **PERPETUAL).parse_move("a8a9")
 
 
+def test_logarithmic_lmr_gives_the_same_numbers_where_it_differs():
+    """``lmr_log`` differs from plain LMR only deep and late (depth >= 4): a depth-6 search
+    of the strong preset's parts, the same on both backends, is another tree than with
+    plain LMR."""
+    mid = "r1b1kab1r/2c1a4/2n2cn2/3C5/p3p1p1p/2B6/P1P1P1P1P/5R2N/8R/1NBAKAC2 w - - 5 16"
+    spec = "negascout(depth=6,tt=true,id=true,history=true,killers=true,nullmove=true," \
+           "lmr=true,quiescence=true,evasions=true,mvv_lva=true,check_ext=true,futility=true," \
+           "reverse_futility=true{})"
+    py, co = _both("xiangqi", {"fen": mid}, spec.format(",lmr_log=true"))
+    assert co == py
+    plain, _ = _both("xiangqi", {"fen": mid}, spec.format(""))
+    assert (py["nodes"], py["researches"]) != (plain["nodes"], plain["researches"])
+
+
 def _persistent_game():
     return "xiangqi"
 
@@ -151,7 +165,7 @@ def test_memories_persist_across_searches_as_in_python(spec):
 
 
 @pytest.mark.parametrize("limit", [1, 2, 3, 50, 333, 1000, 4000])
-@pytest.mark.parametrize("extra", ["", ",futility=true,reverse_futility=true"])
+@pytest.mark.parametrize("extra", ["", ",futility=true,reverse_futility=true,lmr_log=true"])
 def test_node_limits_abort_at_the_same_node(limit, extra):
     spec = "negascout(depth=6,tt=true,id=true,history=true,killers=true,nullmove=true,lmr=true," \
            f"quiescence=true,check_ext=true{extra})"

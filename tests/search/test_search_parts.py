@@ -104,6 +104,24 @@ def test_futility_prunes_on_null_windows_only_and_still_finds_a_mate():
     assert r.value == gameai.search.stats.MATE - 1
 
 
+def test_logarithmic_reductions_grow_with_depth_and_index_and_stay_bounded():
+    from gameai.search.pruning import LMR_MIN_DEPTH, LMR_MIN_INDEX, lmr_log_reduction
+    import math
+    for depth in range(LMR_MIN_DEPTH, 100):
+        row = [lmr_log_reduction(depth, i) for i in range(LMR_MIN_INDEX, 200)]
+        assert row == sorted(row)                       # later moves: never less
+        assert all(1 <= r <= depth - 2 for r in row)    # the probe keeps depth >= 1
+        if depth + 1 < 100:
+            assert all(lmr_log_reduction(depth + 1, i) >= r
+                       for i, r in zip(range(LMR_MIN_INDEX, 200), row))
+    # Ethereal's formula, 0.75 + ln(depth) ln(moves played) / 2.25, away from the clamps
+    for depth, i in [(8, 10), (12, 30), (20, 50), (6, 12)]:
+        want = int(0.75 + math.log(depth) * math.log(i + 1) / 2.25)
+        assert lmr_log_reduction(depth, i) == want
+    # it reduces more than plain LMR deep in the move list
+    assert lmr_log_reduction(12, 40) > 2
+
+
 def test_quiescence_evasions_do_not_stand_pat_in_check():
     # Red has checking moves: at depth 1 a checked child is expanded (interior) with
     # evasions instead of standing pat on its evaluation
