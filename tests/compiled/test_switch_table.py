@@ -16,7 +16,8 @@ from gameai.search.switches import DERIVED, SWITCHES
 #: slots of ``c`` that hold per-search state, set by the compiled search itself
 STATE = {"GHI", "NEXT_CHECK", "ABORT", "ROOT_BEST", "ROOT_FIRST", "NODE_LIMIT", "NEXT_POLL",
          "SCORES", "PVS", "PV_W", "ALLOWED", "N_ALLOWED", "MAX_PLY", "ON_ROOT", "POLLING",
-         "RESTRICT", "THREAT_NODES", "ROOT_REPLY", "REPLIES", "N_REPLIES"}
+         "RESTRICT", "THREAT_NODES", "ROOT_REPLY", "REPLIES", "N_REPLIES",
+         "VERIFYING"}
 
 
 def slot_names() -> list[str]:
