@@ -45,6 +45,10 @@ REMOVED: dict[tuple[str, str], tuple[tuple[str, ...], str, str]] = {
     ("searcher", "pn"): (("vcf", "vct"), "df-pn threat search", REMOVED_IN),
     ("evaluator", "tempo"): (("gomoku.patterns",), "the side-to-move tempo term", REMOVED_IN),
     ("searcher", "lmp"): (_NEGAMAX, "late-move pruning", "04e903a"),
+    **{("searcher", p): (_NEGAMAX, why, "b6b1c93") for p, why in (
+        ("lmr_log", "the logarithmic late-move-reduction table"),
+        ("razoring", "razoring"),
+        ("null_verify", "null-move verification"))},
 }
 
 

@@ -14,8 +14,7 @@ A node does the steps of the Python core in the same order (read its docstring f
    VCF (``threats``) or the evaluator;
 3. mate-distance pruning;
 4. transposition-table probe;
-5. reverse futility, razoring, null move (verified deep with null_verify); futility marks
-   the node for step 7;
+5. reverse futility, null move (futility marks the node for step 7);
 6. move generation and ordering (history sort, threats, killers, MVV-LVA, TT move, root move);
    at the root only the allowed moves (``root_moves``);
 7. the move loop: futile quiet moves skipped, leaf children in place, LMR, NegaScout null windows and re-searches;
@@ -44,10 +43,8 @@ import zlib
 
 import numpy as np
 
-from ..search.pruning import (FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_LOG_BASE, LMR_LOG_DIVISOR,
-                              LMR_LOG_SIZE, LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, RAZOR_DEPTH,
-                              RAZOR_MARGIN, RFP_DEPTH, RFP_MARGIN, VERIFY_DEPTH,
-                              lmr_log_reduction, lmr_reduction)
+from ..search.pruning import (FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_MIN_DEPTH, LMR_MIN_INDEX,
+                              NULL_R, RFP_DEPTH, RFP_MARGIN, lmr_reduction)
 from ..search.stats import INF, MATE, MATE_BOUND
 from ..search.tt import EXACT, LOWER, UPPER
 from . import stubs
@@ -65,9 +62,7 @@ _threat_order = getattr(game, "threat_order", stubs.threat_order)
 _threat_forced = getattr(game, "threat_forced", stubs.threat_forced)
 # the cache folder: per kernel, and per value of the constants frozen into the code
 _FROZEN = (LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, RFP_DEPTH, RFP_MARGIN, FUTILITY_DEPTH,
-           FUTILITY_MARGIN, INF, MATE, MATE_BOUND, EXACT, LOWER, UPPER,
-           LMR_LOG_BASE, LMR_LOG_DIVISOR, LMR_LOG_SIZE, RAZOR_DEPTH, RAZOR_MARGIN,
-           VERIFY_DEPTH)
+           FUTILITY_MARGIN, INF, MATE, MATE_BOUND, EXACT, LOWER, UPPER)
 _TAG = f"{_kernel}-{zlib.crc32(repr(_FROZEN).encode()):08x}"
 
 NO_MOVE = -(1 << 63)            #: "no move" (None) in move arrays
@@ -85,8 +80,8 @@ NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FIRST_MOVE_CUTOFFS, TT_PROBES, TT_H
     KILLERS, NOISY, EVASIONS, CHECK_EXT, NULLMOVE, LMR, IS_CAP, MVV, REPEAT, MDP, NEED_CHECK, \
     INLINE, ORDERING, MAX_PLY, ON_ROOT, POLLING, RESTRICT, \
     THREATS, THREAT_ORDER, THREAT_NODES, ROOT_REPLY, REPLIES, N_REPLIES, THREAT_FORCED, \
-    GRAIN, TT_ALWAYS, FUTILITY, RFP, LMR_LOG, RAZOR, NULL_VERIFY, VERIFYING = range(65)
-NULL_AT = N_FIXED = 65          #: c[NULL_AT + ply]: null_at[ply]
+    GRAIN, TT_ALWAYS, FUTILITY, RFP = range(61)
+NULL_AT = N_FIXED = 61          #: c[NULL_AT + ply]: null_at[ply]
 # buf: moves [0, SCORES), their sort keys [SCORES, PVS), PV rows of PV_W: [length, moves...]
 # tt (gameai.compiled.memory.CompiledTT): rows [key, depth, generation + flag + 1, value,
 # move, age]; the last row holds the table's age, slots in use, index mask and generation
@@ -96,7 +91,6 @@ T_AGE, T_USED, T_MASK, T_GEN = range(4)
 
 #: the Python core's reduction formula itself, compiled (written once, in search.pruning)
 _lmr_reduction = jit(lmr_reduction, tag=_TAG, _nrt=False, inline="always")
-_lmr_log_reduction = jit(lmr_log_reduction, tag=_TAG, _nrt=False, inline="always")
 
 _HOOKS: list = []               # (stop_check, on_root_move) of the running searches
 
@@ -370,34 +364,23 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
                     return v
     # 5. pruning before the moves. Near the horizon, on a null window away from mates
     # and not in check, the static evaluation decides: far above beta cuts the node
-    # (reverse futility), far below alpha asks the quiescence search (razoring) and
-    # makes later quiet moves futile (futility).
+    # (reverse futility), far below alpha makes later quiet moves futile (futility).
     # Step 7 skips the quiet moves after the first when the node is futile.
     futile = False
     fv = -INF
-    if game.HAS_CHECK and (c[FUTILITY] or c[RFP] or c[RAZOR]) and ply and not checked \
+    if game.HAS_CHECK and (c[FUTILITY] or c[RFP]) and ply and not checked \
             and beta - alpha == 1 and -MATE_BOUND < alpha and beta < MATE_BOUND \
-            and depth <= max(FUTILITY_DEPTH if c[FUTILITY] else 0, RFP_DEPTH if c[RFP] else 0,
-                             RAZOR_DEPTH if c[RAZOR] else 0):
+            and depth <= max(FUTILITY_DEPTH if c[FUTILITY] else 0, RFP_DEPTH if c[RFP] else 0):
         se = _evaluate(G, E, c)
         if c[RFP] and depth <= RFP_DEPTH and se - RFP_MARGIN * depth >= beta:
             c[PRUNED] += 1
             return se
-        if game.HAS_NOISY and c[RAZOR] and depth <= RAZOR_DEPTH \
-                and se + RAZOR_MARGIN * depth <= alpha:
-            v = qsearch(G, E, S, alpha, beta, ply, c[QDEPTH], top)  # can a capture lift it?
-            if c[ABORT]:
-                return 0
-            if v <= alpha:
-                return v                # no: the node is answered (qsearch counted it)
-            c[RESEARCHES] += 1          # yes: searched after all, a second visit
-            c[NODES] += 1
         if c[FUTILITY] and depth <= FUTILITY_DEPTH and se + FUTILITY_MARGIN * depth <= alpha:
             futile = True
             fv = se + FUTILITY_MARGIN * depth
     # null move: passing still fails high, so a real move would too
     if game.HAS_NULL and c[NULLMOVE] and ply and not checked and not c[NULL_AT + ply] \
-            and not c[VERIFYING] and depth > NULL_R and -MATE_BOUND < beta < MATE_BOUND:
+            and depth > NULL_R and -MATE_BOUND < beta < MATE_BOUND:
         game.push_null(G)
         c[NODES] += 1
         c[NULL_AT + ply + 1] = 1
@@ -406,16 +389,6 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
         game.pop_null(G)
         if c[ABORT]:
             return 0
-        if v >= beta and c[NULL_VERIFY] and depth >= VERIFY_DEPTH:
-            c[NODES] += 1               # verified: the node again, shallower, without
-            c[RESEARCHES] += 1          # null moves (a second visit)
-            c[VERIFYING] = 1
-            w = negamax(G, E, S, depth - 1 - NULL_R, beta - 1, beta, ply, top)
-            c[VERIFYING] = 0
-            if c[ABORT]:
-                return 0
-            if w < beta:
-                v = -INF                # a zugzwang fooled it: search the node in full
         if v >= beta:
             c[PRUNED] += 1
             return beta if v >= MATE_BOUND else v   # a mate after passing proves nothing
@@ -501,7 +474,7 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
             red = 0
             if c[LMR] and i >= LMR_MIN_INDEX and depth >= LMR_MIN_DEPTH and not checked \
                     and not (game.HAS_CAPTURE and c[IS_CAP] and game.is_capture(G, m)):
-                red = _lmr_log_reduction(depth, i) if c[LMR_LOG] else _lmr_reduction(depth, i)
+                red = _lmr_reduction(depth, i)
             game.push(G, m)
             c[NODES] += 1
             if red:                     # a late quiet move: reduced null-window probe

@@ -9,9 +9,8 @@ A node does, in this order (as Stockfish lays its search out):
    check evasions when ``evasions``), the threat part's VCF (``threats``) or the evaluator;
 3. mate-distance pruning (``mate_distance``);
 4. transposition-table probe (``tt``; ``exact_depth``);
-5. pruning before the moves: reverse futility (``reverse_futility``), razoring
-   (``razoring``), null move (``nullmove``, verified: ``null_verify``); futility
-   (``futility``) marks the node for step 7;
+5. pruning before the moves: reverse futility (``reverse_futility``), null move
+   (``nullmove``); futility (``futility``) marks the node for step 7;
 6. move generation (only the replies threats force: ``threat_forced``) and ordering (TT
    move, MVV-LVA captures, killers, history, threats);
    at the root only the moves a GUI allows (``root_moves``: UCI searchmoves, UCCI banmoves);
@@ -44,8 +43,7 @@ from ..games.protocol import fast_push
 from .ordering import mvv_lva_key
 from .parts import parts
 from .pruning import (FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R,
-                      RAZOR_DEPTH, RAZOR_MARGIN, RFP_DEPTH, RFP_MARGIN, VERIFY_DEPTH,
-                      lmr_log_reduction, lmr_reduction)
+                      RFP_DEPTH, RFP_MARGIN, lmr_reduction)
 from .stats import INF, MATE, MATE_BOUND, SearchStats
 from .tt import EXACT, LOWER, UPPER, from_tt
 
@@ -116,13 +114,9 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     noisy = state.noisy_moves if p.noisy else None
     in_check = state.in_check if p.in_check else None
     evasions, check_ext, lmr, mdp = p.evasions, p.check_ext, p.lmr, p.mate_distance
-    futility, rfp, razor = p.futility, p.reverse_futility, p.razoring
-    reduction = lmr_log_reduction if p.lmr_log else lmr_reduction
-    static_depth = max(FUTILITY_DEPTH if futility else 0, RFP_DEPTH if rfp else 0,
-                       RAZOR_DEPTH if razor else 0)
+    futility, rfp = p.futility, p.reverse_futility
+    static_depth = max(FUTILITY_DEPTH if futility else 0, RFP_DEPTH if rfp else 0)
     push_null = state.push_null if p.nullmove else None   # never where check is unknown
-    null_verify = p.null_verify
-    verifying = False                        # inside a null-move verification: no null move
     pop_null = getattr(state, "pop_null", None)
     is_capture = getattr(state, "is_capture", None)
     mvv = mvv_lva_key(state) if p.mvv_lva else None
@@ -201,7 +195,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
 
     def negamax(depth, alpha, beta, ply):
         nonlocal nodes, leaves, terminals, interior, cutoffs, fmc, probes, hits, ttcuts
-        nonlocal res, seldepth, pruned, ghi, verifying
+        nonlocal res, seldepth, pruned, ghi
         pvt[ply] = ()
         # 1. limits, terminal and draw
         if nodes >= next_check:
@@ -266,8 +260,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                         return v
         # 5. pruning before the moves. Near the horizon, on a null window away from mates
         # and not in check, the static evaluation decides: far above beta cuts the node
-        # (reverse futility), far below alpha asks the quiescence search (razoring) and
-        # makes later quiet moves futile (futility).
+        # (reverse futility), far below alpha makes later quiet moves futile (futility).
         # Step 7 skips the quiet moves after the first when the node is futile.
         futile, fv = False, -INF
         if depth <= static_depth and ply and not checked and beta - alpha == 1 \
@@ -276,17 +269,11 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
             if rfp and depth <= RFP_DEPTH and se - RFP_MARGIN * depth >= beta:
                 pruned += 1
                 return se
-            if razor and depth <= RAZOR_DEPTH and se + RAZOR_MARGIN * depth <= alpha:
-                v = qsearch(alpha, beta, ply, qdepth)   # can a capture lift it above alpha?
-                if v <= alpha:
-                    return v                # no: the node is answered (qsearch counted it)
-                res += 1                    # yes: searched after all, a second visit
-                nodes += 1
             if futility and depth <= FUTILITY_DEPTH and se + FUTILITY_MARGIN * depth <= alpha:
                 futile, fv = True, se + FUTILITY_MARGIN * depth
         # null move: passing still fails high, so a real move would too
         if push_null is not None and ply and not checked and not null_at[ply] \
-                and not verifying and depth > NULL_R and -MATE_BOUND < beta < MATE_BOUND:
+                and depth > NULL_R and -MATE_BOUND < beta < MATE_BOUND:
             push_null()
             nodes += 1
             null_at[ply + 1] = True
@@ -301,15 +288,6 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
             finally:
                 null_at[ply + 1] = False
             pop_null()
-            if v >= beta and null_verify and depth >= VERIFY_DEPTH:
-                nodes += 1                   # verified: the node again, shallower, without
-                res += 1                     # null moves (a second visit)
-                verifying = True
-                try:
-                    if negamax(depth - 1 - NULL_R, beta - 1, beta, ply) < beta:
-                        v = -INF             # a zugzwang fooled it: search the node in full
-                finally:
-                    verifying = False
             if v >= beta:
                 pruned += 1
                 return beta if v >= MATE_BOUND else v   # a mate after passing proves nothing
@@ -386,7 +364,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                 red = 0
                 if lmr and i >= LMR_MIN_INDEX and depth >= LMR_MIN_DEPTH and not checked \
                         and (is_capture is None or not is_capture(m)):
-                    red = reduction(depth, i)
+                    red = lmr_reduction(depth, i)
                 push(m)
                 nodes += 1
                 if red:                     # a late quiet move: reduced null-window probe

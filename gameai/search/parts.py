@@ -20,17 +20,14 @@ class Parts:
     evasions: bool       # quiescence answers check with every legal move
     check_ext: bool      # check extension
     nullmove: bool       # null-move pruning (a pass and a check test)
-    null_verify: bool    # ... with deep cut-offs verified
     lmr: bool            # late-move reductions
-    lmr_log: bool        # ... by the logarithmic table
     futility: bool       # futility pruning of quiet moves (a check test and captures)
     reverse_futility: bool  # reverse futility pruning (a check test)
-    razoring: bool       # razoring (a check test and quiescence)
     is_capture: bool     # the game can say whether a move captures
     mvv_lva: bool        # captures ordered by MVV-LVA
     repetition: bool     # repetitions in the line judged by the game's rule
     mate_distance: bool  # mate-distance pruning (needs ply-adjusted mate values)
-    need_check: bool     # a node asks in_check (null move, LMR, futility, razoring, check ext.)
+    need_check: bool     # a node asks in_check (null move, LMR, futility or check extension)
     inline: bool         # depth-1 children are leaves or terminals, evaluated in the loop
     ordering: bool       # moves are ordered at all (TT move, history, killers, threats, MVV-LVA)
 
@@ -48,16 +45,12 @@ def parts(o: Any, state: Any) -> Parts:
     repeat = bool(o.repetition) and has("repetition_outcome")
     futility = bool(o.futility) and in_check and has("is_capture")
     rfp = bool(o.reverse_futility) and in_check
-    razor = bool(o.razoring) and in_check and noisy
     return Parts(
         noisy=noisy, in_check=in_check, evasions=bool(o.evasions) and noisy and in_check,
-        check_ext=check_ext, nullmove=null,
-        null_verify=null and bool(o.null_verify), lmr=bool(o.lmr),
-        lmr_log=bool(o.lmr) and bool(o.lmr_log), futility=futility,
-        reverse_futility=rfp, razoring=razor, is_capture=has("is_capture"),
+        check_ext=check_ext, nullmove=null, lmr=bool(o.lmr), futility=futility,
+        reverse_futility=rfp, is_capture=has("is_capture"),
         mvv_lva=mvv, repetition=repeat, mate_distance=bool(o.mate_distance and o.mate_ply),
-        need_check=in_check and (null or bool(o.lmr) or check_ext or futility or rfp
-                                     or razor),
+        need_check=in_check and (null or bool(o.lmr) or check_ext or futility or rfp),
         inline=not noisy and o.threats is None and not check_ext and not repeat,
         ordering=(o.tt is not None or o.history is not None or o.killers is not None
                   or bool(o.threat_order) or mvv))

@@ -109,22 +109,13 @@ SWITCHES: tuple[Switch, ...] = (
            "of the time for checks of each iteration's move against an opponent VCT"),
     Switch("nullmove", bool, False, "null-move pruning (R=2)", show="flag", slot="NULLMOVE",
            packed=lambda o, p, k: p.nullmove),
-    Switch("null_verify", bool, False, "with nullmove: deep null-move cut-offs verified by "
-           "a reduced search without null moves (Tabibi & Netanyahu 2002)", show="flag",
-           slot="NULL_VERIFY", packed=lambda o, p, k: p.null_verify),
     Switch("lmr", bool, False, "late-move reductions", show="flag", slot="LMR",
            packed=lambda o, p, k: p.lmr),
-    Switch("lmr_log", bool, False, "with lmr: reductions from the logarithmic table of "
-           "Stockfish and Ethereal (gameai.search.pruning)", show="flag", slot="LMR_LOG",
-           packed=lambda o, p, k: p.lmr_log),
     Switch("futility", bool, False, "futility pruning of quiet moves near the horizon "
            "(Heinz 1998; gameai.search.pruning)", show="flag", slot="FUTILITY",
            packed=lambda o, p, k: p.futility),
     Switch("reverse_futility", bool, False, "reverse futility pruning (static null move) "
            "near the horizon", show="flag", slot="RFP", packed=lambda o, p, k: p.reverse_futility),
-    Switch("razoring", bool, False, "razoring: near the horizon, far below alpha, the "
-           "quiescence search answers (Birmingham & Kent 1977)", show="flag", slot="RAZOR",
-           packed=lambda o, p, k: p.razoring),
     Switch("check_ext", bool, False, "check extension", show="flag", slot="CHECK_EXT",
            packed=lambda o, p, k: p.check_ext),
     Switch("evasions", bool, False, "quiescence answers check with every evasion",

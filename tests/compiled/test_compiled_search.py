@@ -38,10 +38,10 @@ V2 = [
     "mtdf(tt=true,id=true,history=true,grain=50)",
     "alphabeta(tt=true,tt_size=64,tt_replace=always,id=true,history=true,quiescence=true,"
     "mvv_lva=true,grain=7)",
-    # futility, reverse futility and razoring act on null windows: under NegaScout and MTD(f)
+    # futility and reverse futility act on null windows: under NegaScout and MTD(f)
     "negascout(tt=true,id=true,killers=true,history=true,nullmove=true,lmr=true,check_ext=true,"
     "quiescence=true,evasions=true,mvv_lva=true,futility=true,reverse_futility=true)",
-    "mtdf(futility=true,reverse_futility=true,razoring=true,quiescence=true,mvv_lva=true)",
+    "mtdf(futility=true,reverse_futility=true,quiescence=true,mvv_lva=true)",
 ]
 
 
@@ -125,25 +125,6 @@ def test_perpetual_check_is_judged_as_in_python(depth):
         assert py["move"] != gameai.load_game("xiangqi", **PERPETUAL).parse_move("a8a9")
 
 
-MID = "r1b1kab1r/2c1a4/2n2cn2/3C5/p3p1p1p/2B6/P1P1P1P1P/5R2N/8R/1NBAKAC2 w - - 5 16"
-PAWNS = "3akab2/9/4b4/p3p3p/2p6/6P2/P3P3P/4B4/4A4/2BAK4 w - - 0 1"   # zugzwang country
-
-
-@pytest.mark.parametrize("switch,depth,fen", [("lmr_log", 6, MID), ("null_verify", 9, PAWNS)])
-def test_deep_parts_give_the_same_numbers_where_they_act(switch, depth, fen):
-    """Parts that act only deep: ``lmr_log`` differs from plain LMR at depth >= 4 and late
-    moves, ``null_verify`` where a null move fails high at remaining depth >= 6 (rare under
-    a transposition table: a pawn ending). A search of the strong preset's parts, the same
-    on both backends, is another tree than without the part."""
-    spec = f"negascout(depth={depth},tt=true,id=true,history=true,killers=true,nullmove=true," \
-           "lmr=true,quiescence=true,evasions=true,mvv_lva=true,check_ext=true,futility=true," \
-           "reverse_futility=true{})"
-    py, co = _both("xiangqi", {"fen": fen}, spec.format(f",{switch}=true"))
-    assert co == py
-    plain, _ = _both("xiangqi", {"fen": fen}, spec.format(""))
-    assert (py["nodes"], py["researches"]) != (plain["nodes"], plain["researches"])
-
-
 def _persistent_game():
     return "xiangqi"
 
@@ -170,8 +151,7 @@ def test_memories_persist_across_searches_as_in_python(spec):
 
 
 @pytest.mark.parametrize("limit", [1, 2, 3, 50, 333, 1000, 4000])
-@pytest.mark.parametrize("extra", ["", ",futility=true,reverse_futility=true,lmr_log=true",
-                                   ",razoring=true"])
+@pytest.mark.parametrize("extra", ["", ",futility=true,reverse_futility=true"])
 def test_node_limits_abort_at_the_same_node(limit, extra):
     spec = "negascout(depth=6,tt=true,id=true,history=true,killers=true,nullmove=true,lmr=true," \
            f"quiescence=true,check_ext=true{extra})"

@@ -16,8 +16,7 @@ from gameai.search.switches import DERIVED, SWITCHES
 #: slots of ``c`` that hold per-search state, set by the compiled search itself
 STATE = {"GHI", "NEXT_CHECK", "ABORT", "ROOT_BEST", "ROOT_FIRST", "NODE_LIMIT", "NEXT_POLL",
          "SCORES", "PVS", "PV_W", "ALLOWED", "N_ALLOWED", "MAX_PLY", "ON_ROOT", "POLLING",
-         "RESTRICT", "THREAT_NODES", "ROOT_REPLY", "REPLIES", "N_REPLIES",
-         "VERIFYING"}
+         "RESTRICT", "THREAT_NODES", "ROOT_REPLY", "REPLIES", "N_REPLIES"}
 
 
 def slot_names() -> list[str]:

@@ -104,47 +104,6 @@ def test_futility_prunes_on_null_windows_only_and_still_finds_a_mate():
     assert r.value == gameai.search.stats.MATE - 1
 
 
-def test_razoring_answers_hopeless_nodes_by_quiescence_and_still_finds_a_mate():
-    s = gameai.load_game("xiangqi", fen=MID)
-    base = "negascout(depth=5,tt=true,history=true,quiescence=true,mvv_lva=true"
-    plain = gameai.make_searcher(base + ")").search(s).stats
-    r = gameai.make_searcher(base + ",razoring=true)").search(s).stats
-    assert r.nodes != plain.nodes and r.researches > plain.researches   # probes that failed
-    assert r.nodes == r.leaves + r.terminals + r.interior + r.tt_cutoffs + r.pruned
-    # alpha-beta without null windows never razors: the same tree
-    ab = "alphabeta(depth=3,quiescence=true,mvv_lva=true"
-    a = gameai.make_searcher(ab + ")").search(s).stats
-    b = gameai.make_searcher(ab + ",razoring=true)").search(s).stats
-    assert (a.nodes, a.leaves, a.researches) == (b.nodes, b.leaves, b.researches)
-    # without quiescence it is off: nothing to ask
-    q = "negascout(depth=4,tt=true,history=true"
-    assert gameai.make_searcher(q + ")").search(s).stats.nodes == \
-        gameai.make_searcher(q + ",razoring=true)").search(s).stats.nodes
-    # a quiet mate in one behind a losing static evaluation is still found
-    m1 = gameai.load_game("xiangqi", fen="3k5/9/9/9/9/9/9/9/4R4/R3K4 w - - 0 1")
-    r = gameai.make_searcher("negascout(depth=4,tt=true,id=true,quiescence=true,razoring=true,"
-                             "mate_distance=true)").search(m1)
-    assert r.value == gameai.search.stats.MATE - 1
-
-
-def test_logarithmic_reductions_grow_with_depth_and_index_and_stay_bounded():
-    from gameai.search.pruning import LMR_MIN_DEPTH, LMR_MIN_INDEX, lmr_log_reduction
-    import math
-    for depth in range(LMR_MIN_DEPTH, 100):
-        row = [lmr_log_reduction(depth, i) for i in range(LMR_MIN_INDEX, 200)]
-        assert row == sorted(row)                       # later moves: never less
-        assert all(1 <= r <= depth - 2 for r in row)    # the probe keeps depth >= 1
-        if depth + 1 < 100:
-            assert all(lmr_log_reduction(depth + 1, i) >= r
-                       for i, r in zip(range(LMR_MIN_INDEX, 200), row))
-    # Ethereal's formula, 0.75 + ln(depth) ln(moves played) / 2.25, away from the clamps
-    for depth, i in [(8, 10), (12, 30), (20, 50), (6, 12)]:
-        want = int(0.75 + math.log(depth) * math.log(i + 1) / 2.25)
-        assert lmr_log_reduction(depth, i) == want
-    # it reduces more than plain LMR deep in the move list
-    assert lmr_log_reduction(12, 40) > 2
-
-
 def test_quiescence_evasions_do_not_stand_pat_in_check():
     # Red has checking moves: at depth 1 a checked child is expanded (interior) with
     # evasions instead of standing pat on its evaluation

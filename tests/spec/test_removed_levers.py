@@ -14,6 +14,9 @@ from gameai.registry import REMOVED, REMOVED_IN
     "negascout(depth=2,threat_pn=17)",
     "vct(depth=9,pn=true)",
     "negascout(depth=2,lmp=true)",
+    "negascout(depth=2,lmr=true,lmr_log=true)",
+    "mtdf(depth=2,razoring=true)",
+    "negascout(depth=2,nullmove=true,null_verify=true)",
 ])
 def test_a_removed_searcher_switch_is_refused_by_name(spec):
     name = spec.split("(")[0]
