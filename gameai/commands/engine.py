@@ -8,7 +8,8 @@ def add_parser(sub):
     p = sub.add_parser("engine", help="run a player as a UCI/UCCI/Gomocup engine on stdin/stdout")
     p.add_argument("--game", default="xiangqi", help="game spec (default xiangqi)")
     p.add_argument("--protocol", choices=("uci", "ucci", "gomocup"), default=None,
-                   help="default: gomocup for gomoku, ucci for xiangqi, uci otherwise")
+                   help="default: gomocup for gomoku and renju, ucci for xiangqi, uci "
+                        "otherwise; gomoku and renju refuse uci and ucci, xiangqi refuses gomocup")
     p.add_argument("--player", default=None,
                    help="preset, player or searcher spec (default strong for xiangqi, gomoku "
                         "and renju, used without its own time limit: the GUI's clock decides; "

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..errors import GameError, SpecError
 from ..games.protocol import line_text
 from ..registry import SEARCHERS, load_game, make_player, make_searcher, resolve_preset
-from ..search.stats import Limits, mate_in
+from ..search.stats import mate_in
 
 GAMES = ("xiangqi", "gomoku", "renju")
 HELP = ("moves in the game's notation (xiangqi: h2e2, gomoku: h8); commands: undo (take back "
@@ -67,12 +67,8 @@ class Session:
         self.game_spec = args.game
         self.human = 0 if args.side == "first" else 1
         self.flipped = self.human == 1
-        if args.time is not None:   # refused now, not after the first move of the game
-            try:
-                Limits(time=args.time)
-            except SpecError as exc:
-                raise SpecError(f"--time {args.time}: {exc}") from None
-        self.limits = {"time": args.time} if args.time is not None else None
+        from ._common import limit_options
+        self.limits = limit_options(args) or None  # refused now, not after the first move
         game = self._check_game(load_game(self.game_spec))
         opponent = resolve_preset(args.opponent, game)
         self.searcher = make_searcher(opponent) if _is_searcher(opponent) else None

@@ -6,7 +6,7 @@ import sys
 
 from ..games.protocol import line_text
 from ..registry import make_searcher
-from ._common import add_game_options, game_from_args
+from ._common import add_game_options, game_from_args, limit_options
 
 
 def add_parser(sub):
@@ -15,9 +15,9 @@ def add_parser(sub):
     p.add_argument("--searcher", default="alphabeta(depth=4)",
                    help="searcher spec or preset, e.g. 'negascout(depth=5,tt=true,id=true)', "
                         "'strong' (default alphabeta(depth=4))")
-    p.add_argument("--depth", type=int, help="override the searcher's depth")
-    p.add_argument("--nodes", type=int, help="node limit")
-    p.add_argument("--time", type=float, help="time limit in seconds")
+    p.add_argument("--depth", type=int, help="override the searcher's depth (1 to 256)")
+    p.add_argument("--nodes", type=int, help="node limit (at least 1)")
+    p.add_argument("--time", type=float, help="time limit in seconds (> 0, at most 86400: a day)")
     p.add_argument("--progress", action="store_true",
                    help="show a root progress bar on stderr (the 003 thesis' progress bar)")
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
@@ -34,10 +34,9 @@ def _progress(i: int, n: int, move, value) -> None:
 
 
 def run(args) -> int:
+    limits = limit_options(args)                           # refused before any work
     state = game_from_args(args)
     searcher = make_searcher(args.searcher, game=state)   # a preset (strong) for this game
-    limits = {k: v for k, v in (("depth", args.depth), ("nodes", args.nodes), ("time", args.time))
-              if v is not None}
     rows = []
 
     def on_iteration(row):

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import math
+import sys
+import warnings
 
 
 def add_parser(sub):
@@ -36,16 +38,28 @@ def run(args) -> int:
 
     from ..errors import GameError
     from ..tuning import tune
+    from ..tuning.texel import TuneWarning
     out = Path(args.out)
     if out.exists() and not args.force:   # refuse before the (long) fit, not after it
         raise GameError(f"--out {out} exists; pass --force to overwrite it")
     if not out.parent.is_dir():
         raise GameError(f"--out {out}: the folder {out.parent} does not exist")
-    if args.every < 1 or args.max_iter < 1 or args.min_ply < 0 or args.l2 < 0:
-        raise GameError("--every and --max-iter must be >= 1, --min-ply and --l2 >= 0")
-    r = tune(args.game, args.records, args.eval, held_out=args.held_out, seed=args.seed,
-             score_weight=args.score_weight, l2=args.l2, max_iter=args.max_iter,
-             min_ply=args.min_ply, every=args.every, log=print)
+    if args.every < 1 or args.max_iter < 1 or args.min_ply < 0:
+        raise GameError("--every and --max-iter must be >= 1, --min-ply >= 0")
+    for option, value, ok, fits in (
+            ("--l2", args.l2, "a finite number >= 0", lambda v: v >= 0),
+            ("--held-out", args.held_out, "a fraction in [0, 1)", lambda v: 0 <= v < 1),
+            ("--score-weight", args.score_weight, "a number in [0, 1]", lambda v: 0 <= v <= 1)):
+        if not (math.isfinite(value) and fits(value)):   # nan passes a plain v < 0 test
+            raise GameError(f"{option} {value}: expected {ok}")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", TuneWarning)
+        r = tune(args.game, args.records, args.eval, held_out=args.held_out, seed=args.seed,
+                 score_weight=args.score_weight, l2=args.l2, max_iter=args.max_iter,
+                 min_ply=args.min_ply, every=args.every, log=print)
+    for w in caught:
+        if not issubclass(w.category, TuneWarning):
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
     r.write(out, overwrite=args.force)
     L = r.loss
     print(f"K = {r.scale:.6g}; {r.optimiser['iterations']} L-BFGS-B iterations "
@@ -55,6 +69,9 @@ def run(args) -> int:
     if not math.isnan(L["test_before"]):
         print(f"log-loss  held-out {L['test_before']:.4f} -> {L['test_after']:.4f} "
               f"({L['test_games']} games, {L['test_positions']} positions)")
+    for w in caught:   # said below the losses they are about
+        if issubclass(w.category, TuneWarning):
+            print(f"gameai tune: warning: {w.message}", file=sys.stderr)
     width = max(len(f) for f in r.features)
     print(f"{'feature':<{width}}  {'start':>10}  {'tuned':>10}")
     for f, a, b in zip(r.features, r.start, r.weights):

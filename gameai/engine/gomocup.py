@@ -47,6 +47,10 @@ class GomocupServer(LineServer):
                  out: IO[str] | None = None, seed: int = 0) -> None:
         super().__init__()
         self.game_spec = game
+        name = load_game(game).name
+        if name == "xiangqi":   # pieces that move, not stones on points
+            raise GameError(f"{name} has no Gomocup engine mode: the Gomocup protocol is for "
+                            "Gomoku and Renju (use --protocol ucci or uci)")
         self.player = build_player(player, game)
         self.out = out or sys.stdout
         self.seed = seed

@@ -1,7 +1,8 @@
 """UCI and UCCI servers: ``gameai engine --game xiangqi --protocol ucci`` (or ``uci``).
 
 Commands: ``uci``/``ucci``, ``isready``, ``ucinewgame``, ``setoption`` (``Seed``; UCCI
-``usemillisec`` and ``newgame``; others are acknowledged and ignored), ``position
+``usemillisec`` and ``newgame``; any other option is ignored with an ``info string``
+naming it), ``position
 startpos|fen <fen> [moves ...]``, UCCI ``banmoves <moves>`` (not played from the current
 position, until the next ``position``/new game), ``go``, ``stop``, ``ponderhit``,
 ``quit`` and ``d`` (print the board). The search runs beside the command reader, so ``isready`` and ``stop``
@@ -63,6 +64,10 @@ class UciServer(LineServer):
         self.millisec = True
         self.banned: list[str] = []  # UCCI banmoves, until the next position or new game
         self.state = load_game(game)
+        if self.state.name in ("gomoku", "renju"):   # the GUI would send chess-like moves
+            raise GameError(f"{self.state.name} has no {protocol.upper()} engine mode: "
+                            "Gomoku and Renju GUIs speak the Gomocup protocol "
+                            "(--protocol gomocup)")
         #: UCI Xiangqi moves count ranks 1-10 as Fairy-Stockfish does; UCCI's ICCS 0-9
         self.uci_xiangqi = protocol == "uci" and variant_of(self.state) == "xiangqi"
         self.player.new_game(self.seed)
@@ -151,7 +156,14 @@ class UciServer(LineServer):
             self.finish_thinking()
             self.banned = []
             self.player.new_game(self.seed)
-        # other options (Hash, Threads, Ponder, ...) are accepted and ignored
+        elif name == "ponder" and self.protocol == "uci":
+            pass   # advertised: the GUI's go ponder decides, the option changes nothing
+        else:      # Hash, Threads, a typo: said, so the GUI's log shows it had no effect
+            known = "Seed, Ponder" if self.protocol == "uci" else "usemillisec, newgame, seed"
+            low = [w.lower() for w in args]   # UCI names may have spaces: "Clear Hash"
+            shown = " ".join(args[low.index("name") + 1:low.index("value") if "value" in low
+                                  else len(args)]) if "name" in low else words[0]
+            self.note(f"unknown option {shown!r} ignored; options: {known}")
 
     def _position(self, args: list[str]) -> None:
         moves: list[str] = []

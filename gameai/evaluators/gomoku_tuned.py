@@ -52,6 +52,8 @@ class GomokuTuned(LinearEvaluator):
     games = ("gomoku", "renju")  # the games it can score (checked by make_evaluator)
     FEATURES = FEATURES
     DEFAULTS = DEFAULTS
+    #: no single pattern is worth more than a won position (``gomoku.patterns``' win)
+    MAX_WEIGHT = float(_K.win)
 
     def __init__(self, weights: str | None = None) -> None:
         super().__init__(weights)

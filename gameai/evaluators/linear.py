@@ -20,12 +20,14 @@ from ..errors import SpecError
 WEIGHTS_FORMAT = "gameai.tuned-weights/1"
 
 
-def read_weights(path: str | Path, evaluator: str, features: Sequence[str]) -> dict[str, float]:
+def read_weights(path: str | Path, evaluator: str, features: Sequence[str],
+                 limit: float = math.inf) -> dict[str, float]:
     """The ``{feature: weight}`` of a weights file made for ``evaluator``.
 
     Features missing from the file keep their defaults (the caller's); a file for another
-    evaluator, an unknown feature, a non-number or an unreadable file is a SpecError
-    naming the file, because a spec must never run with weights it did not ask for."""
+    evaluator, an unknown feature, a non-number, a weight beyond ``±limit`` or an
+    unreadable file is a SpecError naming the file, because a spec must never run with
+    weights it did not ask for (a huge weight would otherwise be clamped in silence)."""
     p = Path(path)
     if not p.is_file():
         raise SpecError(f"{evaluator}: weights file {p} does not exist (or is not a file)")
@@ -48,6 +50,10 @@ def read_weights(path: str | Path, evaluator: str, features: Sequence[str]) -> d
         problem = f"has unknown feature(s) {unknown}; known: {', '.join(features)}"
     elif bad := [f"{k}={v!r}" for k, v in weights.items() if not _finite(v)]:
         problem = f"has weights that are not finite numbers: {', '.join(bad)}"
+    elif big := [f"{k}={v!r}" for k, v in weights.items() if abs(v) > limit]:
+        problem = (f"has weights too large: {', '.join(big)}; a {evaluator} weight is at most "
+                   f"±{limit:g} in magnitude (a larger one scores ordinary positions like "
+                   "won ones, and the score would be clamped)")
     if problem:
         raise SpecError(f"{evaluator}: weights file {p} {problem}")
     return {k: float(v) for k, v in weights.items()}
@@ -73,11 +79,13 @@ class LinearEvaluator:
     name = "linear"
     FEATURES: tuple[str, ...] = ()
     DEFAULTS: Mapping[str, float] = {}
+    #: the largest weight magnitude a weights file may hold (see :func:`read_weights`)
+    MAX_WEIGHT: float = math.inf
 
     def __init__(self, weights: str | None = None) -> None:
         w = dict(self.DEFAULTS)
         if weights is not None:
-            w.update(read_weights(weights, self.name, self.FEATURES))
+            w.update(read_weights(weights, self.name, self.FEATURES, self.MAX_WEIGHT))
         self.weights_file = weights
         self.weights = [float(w.get(f, 0.0)) for f in self.FEATURES]
 

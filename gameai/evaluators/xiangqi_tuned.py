@@ -219,6 +219,9 @@ class XiangqiTuned(LinearEvaluator):
     games = ("xiangqi",)  # the games it can score (checked by make_evaluator)
     FEATURES = FEATURES
     DEFAULTS = {"pst": 1.0}
+    #: 100,000 score units per unit of a feature: times a feature (a count of tens, the
+    #: PST's thousands) still below the scores of forced mates (10**9); beyond, refused
+    MAX_WEIGHT = 1e5
 
     def __init__(self, weights: str | None = None) -> None:
         super().__init__(weights)

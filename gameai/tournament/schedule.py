@@ -75,14 +75,19 @@ def display_name(spec: str) -> str:
 
 def unique_names(specs: list[str], names: list[str] | None = None) -> list[str]:
     """Player names: ``names[i]`` where given (``--name``), else :func:`display_name`, with
-    ``#2``, ``#3`` appended to repeats. ``SpecError`` for more names than players or an
-    empty name."""
+    ``#2``, ``#3`` appended to repeated specs. ``SpecError`` for more names than players,
+    an empty name, or one name given twice (two players the standings could not tell
+    apart: a name is chosen to tell them apart)."""
     names = list(names or [])
     if len(names) > len(specs):
         raise SpecError(f"{len(names)} names for {len(specs)} players: at most one name a player")
     for n in names:
         if not isinstance(n, str) or not n.strip():
             raise SpecError(f"a player name must be a non-empty text, got {n!r}")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise SpecError(f"player name(s) {', '.join(map(repr, twice))} given to more than one "
+                        "player: each --name must be different")
     seen: dict[str, int] = {}
     out = []
     for s in names + [display_name(spec) for spec in specs[len(names):]]:

@@ -8,7 +8,7 @@ scipy's L-BFGS-B on a held-out split by game (:mod:`.texel`) and returns a
 The command is ``gameai tune``.
 """
 from .positions import RecordedGame, Records, read_records
-from .texel import Dataset, TuneResult, build_dataset, fit, fit_scale, log_loss, split_games, tune
+from .texel import Dataset, TuneResult, TuneWarning, build_dataset, fit, fit_scale, log_loss, split_games, tune
 
-__all__ = ["tune", "TuneResult", "Dataset", "build_dataset", "fit", "fit_scale", "log_loss",
+__all__ = ["tune", "TuneResult", "TuneWarning", "Dataset", "build_dataset", "fit", "fit_scale", "log_loss",
            "split_games", "read_records", "Records", "RecordedGame"]

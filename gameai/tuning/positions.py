@@ -14,7 +14,8 @@ Sources (any mix, one game kind):
 * a folder without parquet files: every ``.pgn``/``.psq``/``.txt`` file in it.
 
 Games without a known result (``*``, an unfinished PSQ) are skipped and counted; a file
-that cannot be read, a folder that does not exist or games of another kind are
+that cannot be read, a folder that does not exist, games of another kind or a tournament
+folder whose ``moves.parquet`` has moves of games missing from ``games.parquet`` are
 :class:`~gameai.errors.RecordError`, never skipped silently.
 """
 from __future__ import annotations
@@ -109,6 +110,12 @@ def _read_tournament(folder: Path, kind: str, skipped: dict[str, int]) -> list[R
     except Exception as exc:  # pyarrow raises several types for a damaged file
         raise RecordError(f"records {folder}: cannot read the parquet tables: {exc}") from None
     by_game = {gid: rows.sort_values("ply") for gid, rows in m.groupby("game_id")}
+    orphans = sorted(set(by_game) - set(g.game_id))
+    if orphans:   # the two tables were written together: a damaged or mixed folder
+        shown = ", ".join(map(str, orphans[:5])) + (", ..." if len(orphans) > 5 else "")
+        raise RecordError(f"records {folder}: moves.parquet has moves of {len(orphans)} "
+                          f"game(s) missing from games.parquet (game_id {shown}); their "
+                          "results are unknown, so the folder cannot be read as it is")
     out = []
     for row in g.itertuples(index=False):
         if (getattr(row, "faulty", -1) or -1) >= 0 or row.result not in _SCORES:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import platform
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
@@ -160,6 +161,8 @@ def fit(data: Dataset, start: np.ndarray, *, held_out: float = 0.2, seed: int = 
         raise RecordError("no tunable positions in the records (games too short, all skipped?)")
     if not 0 <= score_weight <= 1:
         raise SpecError(f"score_weight={score_weight}: expected a number in [0, 1]")
+    if not (math.isfinite(l2) and l2 >= 0):   # nan passes a plain l2 < 0 test
+        raise SpecError(f"l2={l2}: expected a finite number >= 0")
     test_games = split_games(data.n_games, held_out, seed)
     test = test_games[data.game]
     train = ~test
@@ -217,6 +220,27 @@ def fit(data: Dataset, start: np.ndarray, *, held_out: float = 0.2, seed: int = 
     return w, K, losses, curve, info
 
 
+class TuneWarning(UserWarning):
+    """A fit that ran but whose numbers should not be trusted as they stand."""
+
+
+def fit_warnings(losses: dict, n_weights: int, held_out: float) -> list[str]:
+    """Why a fit's losses say little: no held-out game (nothing measures how the weights
+    do on games they were not fitted to), or fewer training positions than weights (the
+    fit can match them all, whatever the weights mean)."""
+    notes = []
+    if losses["test_positions"] == 0:
+        why = ("--held-out 0" if held_out == 0 else
+               f"{losses['train_games']} game(s) leave none to hold out at {held_out:g}")
+        notes.append(f"no held-out set ({why}): the training log-loss "
+                     f"{losses['train_after']:.4f} is measured on the very positions fitted "
+                     "and says nothing about other games; give more games")
+    if losses["train_positions"] < n_weights:
+        notes.append(f"{losses['train_positions']} training positions for {n_weights} "
+                     "weights: the fit can match them all, whatever the weights mean")
+    return notes
+
+
 def tune(game: str, records: str | Path | Iterable[str | Path], eval: str | None = None, *,
          held_out: float = 0.2, seed: int = 0, score_weight: float = 0.0, l2: float = 1e-4,
          max_iter: int = 500, min_ply: int = 0, every: int = 1,
@@ -246,6 +270,8 @@ def tune(game: str, records: str | Path | Iterable[str | Path], eval: str | None
     w, K, losses, curve, info = fit(data, np.asarray(ev.weights), held_out=held_out, seed=seed,
                                     score_weight=score_weight, l2=l2, max_iter=max_iter)
     info["seconds"] = round(time.time() - t0, 2)
+    for note in fit_warnings(losses, len(ev.FEATURES), held_out):
+        warnings.warn(note, TuneWarning, stacklevel=2)
     meta = {"records": [str(p) for p in paths], "game": game, "games": data.n_games,
             "positions": int(len(data.result)), "skipped": data.skipped, "held_out": held_out,
             "split_seed": seed, "score_weight": score_weight, "min_ply": min_ply, "every": every,

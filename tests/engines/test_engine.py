@@ -160,6 +160,30 @@ def test_uci_server_rejects_bad_position_and_keeps_old_one():
     s.state.parse_move(out[-1].split()[1])  # the fallback move is legal
 
 
+@pytest.mark.parametrize("protocol", ["uci", "ucci"])
+def test_an_unknown_option_gets_an_info_string_naming_it(protocol):
+    s = UciServer("tictactoe", "random", protocol)
+    out = _session(s, ["setoption name Hash value -1", "setoption name Clear Hash",
+                       "setoption name Seed value 3" if protocol == "uci" else "setoption seed 3",
+                       "isready"])
+    assert out[0].startswith("info string unknown option 'Hash' ignored; options: ")
+    assert out[1].startswith("info string unknown option 'Clear Hash' ignored")
+    assert out[2:] == ["readyok"] and s.seed == 3        # a known option: no reply, applied
+
+
+@pytest.mark.parametrize("game, protocol", [("gomoku", "uci"), ("renju", "ucci"),
+                                            ("gomoku(rule=renju)", "uci"),
+                                            ("xiangqi", "gomocup")])
+def test_engine_refuses_a_protocol_its_game_is_not_played_over(game, protocol):
+    import subprocess
+    p = subprocess.run([sys.executable, "-m", "gameai.cli", "engine", "--game", game,
+                        "--protocol", protocol, "--player", "random"], input="uci\nquit\n",
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and p.stdout == ""          # no uciok, no move: an error
+    assert f"has no {'Gomocup' if protocol == 'gomocup' else protocol.upper()} engine mode" in p.stderr
+    assert "--protocol" in p.stderr
+
+
 def test_uci_server_reports_no_move_when_game_over():
     out = _session(UciServer("tictactoe", "random", "ucci"),
                    ["position startpos moves a1 b1 a2 b2 a3", "go depth 1"])

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from gameai.cli import main
 from gameai.errors import GameError, SpecError
 from gameai.registry import load_game, make_evaluator
 from gameai.tuning import Dataset, fit, read_records, tune
-from gameai.tuning.texel import split_games
+from gameai.tuning.texel import TuneWarning, split_games
 
 
 def _random_positions(spec: str, n: int, max_plies: int, seed: int) -> list:
@@ -216,3 +217,64 @@ def test_tournament_folder_is_read_with_results_and_values(tmp_path):
     assert all(r.values for r in recs.games)
     with pytest.raises(GameError, match="xiangqi games"):
         read_records([out], "renju")
+
+
+@pytest.mark.parametrize("option, value", [("--l2", "nan"), ("--l2", "inf"), ("--l2", "-1"),
+                                           ("--held-out", "nan"), ("--score-weight", "nan")])
+def test_tune_refuses_a_nan_or_out_of_range_number_before_fitting(tmp_path, capsys, option, value):
+    rec = tmp_path / "games.txt"
+    _xiangqi_records(rec, games=3)
+    out = tmp_path / "w.json"
+    assert main(["tune", "--game", "xiangqi", "--records", str(rec), "--out", str(out),
+                 option, value]) == 2
+    captured = capsys.readouterr()
+    assert f"{option} {value}" in captured.err and "expected" in captured.err
+    assert "log-loss" not in captured.out and not out.exists()
+    with pytest.raises(SpecError, match="l2=nan"):
+        tune("xiangqi", rec, l2=float("nan"))                # the library refuses it too
+
+
+def test_tune_on_one_game_warns_that_there_is_no_held_out_set(tmp_path, capsys):
+    rec = tmp_path / "one.txt"
+    _xiangqi_records(rec, games=1)
+    out = tmp_path / "w.json"
+    assert main(["tune", "--game", "xiangqi", "--records", str(rec), "--out", str(out),
+                 "--max-iter", "10"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: no held-out set (1 game(s) leave none to hold out" in err
+    with pytest.warns(TuneWarning, match="no held-out set"):
+        tune("xiangqi", rec, max_iter=5)
+    rec12 = tmp_path / "twelve.txt"                         # enough games: no warning
+    _xiangqi_records(rec12)
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TuneWarning)
+        tune("xiangqi", rec12, max_iter=5)
+
+
+def test_moves_of_games_missing_from_games_parquet_are_an_error(tmp_path):
+    out = tmp_path / "t"
+    assert main(["tournament", "--game", "xiangqi", "--player", "alphabeta(eval=xiangqi.pst)",
+                 "--player", "alphabeta(eval=xiangqi.material)", "--depth", "1", "--games", "2",
+                 "--max-plies", "10", "--jobs", "1", "--no-progress", "--out", str(out)]) == 0
+    import pandas as pd
+    games = pd.read_parquet(out / "games.parquet").sort_values("game_id")
+    assert len(read_records([out], "xiangqi").games) == 2
+    dropped = games.game_id.iloc[-1]
+    games[games.game_id != dropped].to_parquet(out / "games.parquet")   # a damaged folder
+    with pytest.raises(GameError, match=f"moves of 1 game.*missing from games.parquet.*{dropped}"):
+        read_records([out], "xiangqi")
+
+
+@pytest.mark.parametrize("weight", [1e300, -1e9])
+def test_a_weight_too_large_for_the_score_range_is_refused_not_clamped(tmp_path, weight):
+    from gameai.evaluators.linear import weights_document
+    for name, game, feature in (("xiangqi.tuned", "xiangqi", "pst"),
+                                ("gomoku.tuned", "gomoku", "me_five")):
+        f = tmp_path / f"{name}.json"
+        f.write_text(json.dumps(weights_document(name, game, [feature], [weight])))
+        with pytest.raises(SpecError, match=re.escape(f"{feature}={weight!r}") + ".*at most"):
+            make_evaluator(f"{name}(weights={f})")
+    ok = tmp_path / "ok.json"                              # a large but usable weight loads
+    ok.write_text(json.dumps(weights_document("gomoku.tuned", "gomoku", ["me_five"], [5e6])))
+    assert make_evaluator(f"gomoku.tuned(weights={ok})").weight_map()["me_five"] == 5e6

@@ -118,7 +118,7 @@ def test_a_save_that_cannot_be_written_or_read_back_keeps_the_game(tmp_path):
     assert t.quit() == 0
 
 
-@pytest.mark.parametrize("time", ["-1", "0", "nan"])
+@pytest.mark.parametrize("time", ["-1", "0", "nan", "1e308"])
 def test_a_refused_time_limit_is_refused_before_the_game_starts(tmp_path, time):
     import subprocess
     env = dict(os.environ, PYTHONPATH=str(ROOT))

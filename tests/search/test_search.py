@@ -237,6 +237,28 @@ def test_search_command_prints_move_value_pv_stats(capsys):
     assert main(["search", "--game", "tictactoe", "--searcher", "alphabeta(depth=0)"]) == 2
 
 
+@pytest.mark.parametrize("option, value", [("--time", "1e308"), ("--time", "86401"),
+                                           ("--time", "nan"), ("--nodes", "0"),
+                                           ("--depth", "257")])
+def test_search_command_refuses_a_limit_no_searcher_takes(capsys, option, value):
+    from gameai.cli import main
+    assert main(["search", "--game", "tictactoe", "--searcher", "alphabeta(depth=2)",
+                 option, value]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"gameai search: error: {option} ") and "expected" in captured.err
+    assert "move:" not in captured.out                   # nothing was searched
+    assert main(["search", "--game", "tictactoe", "--searcher", "alphabeta(depth=2)",
+                 "--time", "86400"]) == 0                 # a day is still a limit
+
+
+def test_perft_command_refuses_an_empty_fen_instead_of_counting_the_start(capsys):
+    from gameai.cli import main
+    assert main(["perft", "--fen", "", "--depth", "1"]) == 2
+    captured = capsys.readouterr()
+    assert "FEN ''" in captured.err and "empty" in captured.err and "total" not in captured.out
+    assert main(["perft", "--depth", "1"]) == 0 and "depth 1: 44" in capsys.readouterr().out
+
+
 def test_iterative_deepening_stops_when_the_tree_is_solved():
     s = gameai.load_game("tictactoe", moves="b2 a1")
     r = gameai.make_searcher("alphabeta(depth=50,id=true)").search(s)

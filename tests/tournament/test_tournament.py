@@ -366,3 +366,15 @@ def test_short_names_name_the_players_in_records_and_standings(tmp_path, capsys)
         unique_names(["a", "b"], ["x", "y", "z"])
     assert unique_names(["random", "random"], ["r"]) == ["r", "random"]
     assert unique_names(["random", "random"], ["random"]) == ["random", "random#2"]
+
+
+def test_one_name_given_to_two_players_is_refused_before_any_game(tmp_path, capsys):
+    from gameai.cli import main
+    out = tmp_path / "t"
+    rc = main(["tournament", "--game", "tictactoe", "--player", "random", "--name", "a",
+               "--player", "alphabeta(depth=1)", "--name", "a", "--games", "2", "--jobs", "1",
+               "--no-progress", "--out", str(out)])
+    assert rc == 2 and "'a' given to more than one player" in capsys.readouterr().err
+    assert not (out / "games.parquet").exists()
+    from gameai.tournament.schedule import unique_names
+    assert unique_names(["random", "random"], ["a", "b"]) == ["a", "b"]   # distinct names pass
