@@ -78,6 +78,7 @@ def pairing_rows(games: Iterable[dict[str, Any]], sprt: SPRT | None = None,
                "elo_bound": tri.bound_text(),
                "penta": " ".join(map(str, penta)), "penta_elo": pen.elo, "penta_error": pen.error,
                "penta_bound": pen.bound_text(),
+               "elo_undetermined": tri.undetermined, "penta_undetermined": pen.undetermined,
                "los": los(w, l_),
                "faults": sum(map(_forfeit, gs))}
         if forfeits_only(gs):  # undefined, not +-inf: nobody's strength was measured
@@ -118,7 +119,9 @@ def player_rows(games: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         elo, se = ratings.get(name, (math.nan, math.nan))
         rows.append({"player": name, "games": n, "wins": w, "draws": d, "losses": l_,
                      "points": w + d / 2, "score": (w + d / 2) / n,
-                     "elo": elo, "elo_95": Z95 * se if math.isfinite(se) else se})
+                     "elo": elo, "elo_95": Z95 * se if math.isfinite(se) else se,
+                     # in the fit, but the games do not fix its rating (never "+- 0")
+                     "elo_undetermined": name in ratings and math.isnan(elo)})
     rows.sort(key=lambda r: (-r["elo"] if not math.isnan(r["elo"]) else math.inf, -r["score"], r["player"]))
     for i, r in enumerate(rows, 1):
         r["rank"] = i
@@ -154,8 +157,11 @@ def render(games: list[dict[str, Any]], sprt: SPRT | None = None,
         return "no games played"
     players = player_rows(games)
     pairs = pairing_rows(games, sprt, order)
-    out = [format_table(players, ["player", "rank", "games", "wins", "draws", "losses", "points",
-                                  "score", "elo", "elo_95"])]
+    und = "undetermined"
+    players_shown = [{**r, "elo": und, "elo_95": und} if r["elo_undetermined"] else r
+                     for r in players]
+    out = [format_table(players_shown, ["player", "rank", "games", "wins", "draws", "losses",
+                                        "points", "score", "elo", "elo_95"])]
     cols = ["player", "opponent", "games", "wins", "draws", "losses", "score", "elo", "elo_error",
             "penta", "penta_elo", "penta_error", "los", "faults"]
     if sprt is not None:
@@ -164,13 +170,25 @@ def render(games: list[dict[str, Any]], sprt: SPRT | None = None,
     # a pairing whose interval reaches a score of 0 or 1 shows its one-sided bound ("< -317")
     # where a +-error would be infinite
     shown = [{**r, "elo_error": r["elo_bound"] or r["elo_error"],
-              "penta_error": r["penta_bound"] or r["penta_error"]} for r in pairs]
+              "penta_error": r["penta_bound"] or r["penta_error"],
+              **({"elo": und, "elo_error": und} if r["elo_undetermined"] else {}),
+              **({"penta_elo": und, "penta_error": und} if r["penta_undetermined"] else {})}
+             for r in pairs]
     out.append(format_table(shown, cols))
     out.append("Elo: logistic. Players: maximum-likelihood fit, pool mean 0, +-1.96 SE. Pairings:"
                " 95% interval, trinomial as cutechess-cli, pentanomial over colour-swapped pairs"
                " (penta = pairs scoring 0,1/2,1,3/2,2 for the player). An error column"
                " reading '< x' or '> x' is a one-sided 95% bound (Clopper-Pearson): the score"
                " reached 0 or 1, where a two-sided interval has no finite end.")
+    if any(r["elo_undetermined"] or r["penta_undetermined"] for r in pairs) \
+            or any(r["elo_undetermined"] for r in players):
+        out.append("undetermined: the games fix no Elo. A pairing with no decisive game (or"
+                   " whose pairs all scored alike) shows no spread to size an interval from,"
+                   " where the formula would print a certain-looking +-0; a player's rating is"
+                   " undetermined when, setting aside players who won or lost every game, it"
+                   " has no game left, scored all or nothing in them, or is outside the largest"
+                   " group whose members all took points from one another through some chain."
+                   " More games (decisive ones) decide it.")
     if any(r["faults"] == r["games"] for r in pairs):
         out.append("n/a: undefined. A pairing whose every game was forfeited (faults = games: a"
                    " player crashed, could not start or played illegally) measures no strength,"

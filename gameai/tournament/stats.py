@@ -32,6 +32,15 @@ so ``elo(s) = -400 * log10(1/s - 1)``):
   ``Beta(0.05; k, n-k+1)`` below). A score bounded in [0, 1] spreads at most as a binomial
   one of the same mean (draws only narrow it), so the bound is conservative. With no
   point at all it is ``1 - 0.05**(1/n)``: 0-20 gives a score below 0.139, Elo below -318.
+* **Undetermined.** Games with no spread at all (every game drawn, or every pair scoring
+  the same) give ``var = 0`` and the formula's "+- 0", which would read as certainty
+  from two draws. Such an estimate is *undetermined* instead: Elo and error NaN, printed
+  ``undetermined``. Likewise the rating fit leaves undetermined (NaN) a player whose
+  rating the games do not fix: one with no game left once the all-won and all-lost
+  players are set aside, one who scored everything or nothing in what is left, and any
+  player outside the largest group in which everyone took points from everyone else
+  through some chain (the maximum-likelihood fit exists only inside such a group;
+  Hunter 2004, assumption 1).
 
 The unit tests compare these functions with figures published by cutechess-cli, fastchess
 and fishtest runs (see tests/test_elo.py).
@@ -41,6 +50,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from statistics import NormalDist
+
+import numpy as np
 
 Z95 = NormalDist().inv_cdf(0.975)
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -73,10 +84,15 @@ class EloEstimate:
     #: True when the two-sided interval reached a score of 0 or 1: then only one of
     #: ``low``/``high`` is finite, the one-sided 95% bound (module docstring)
     one_sided: bool = False
+    #: True when the games have no spread (all drawn, or all pairs alike): no interval
+    #: can be sized from them, so elo, error, low and high are NaN (module docstring)
+    undetermined: bool = False
 
     def __str__(self) -> str:
         if self.n == 0:
             return "n/a"
+        if self.undetermined:
+            return "undetermined"
         if self.one_sided:
             return self.bound_text()
         return f"{self.elo:+.1f} +/- {self.error:.1f}"
@@ -94,6 +110,9 @@ def _estimate(values: tuple[float, ...], counts: list[int]) -> EloEstimate:
         return EloEstimate(math.nan, math.nan, math.nan, math.nan, math.nan, 0)
     mu = sum(v * c for v, c in zip(values, counts)) / n
     var = sum(c * (v - mu) ** 2 for v, c in zip(values, counts)) / n
+    if var == 0 and 0 < mu < 1:   # "+- 0" from two draws would read as certainty
+        nan = math.nan
+        return EloEstimate(nan, nan, nan, nan, mu, n, undetermined=True)
     se = math.sqrt(var / n)
     lo, hi = score_to_elo(mu - Z95 * se), score_to_elo(mu + Z95 * se)
     if math.isfinite(hi - lo):
@@ -232,6 +251,28 @@ class SPRT:
         return cls(*parts)
 
 
+def _rated_group(games, won, candidates: list[int]) -> list[int]:
+    """The players whose ratings the games fix: from ``candidates`` (neither all won nor
+    all lost), repeatedly drop those with no game, no point or every point inside the
+    group, then keep the largest strongly connected set of the graph "i took points
+    from j" (ties: the one with the first player); repeat until nothing changes."""
+    from scipy.sparse.csgraph import connected_components
+    group = list(candidates)
+    while group:
+        g, w = games[np.ix_(group, group)], won[np.ix_(group, group)]
+        n, pts = g.sum(axis=1), w.sum(axis=1)
+        keep = [p for c, p in enumerate(group) if n[c] > 0 and 0 < pts[c] < n[c]]
+        if len(keep) == len(group):
+            count, label = connected_components(w > 0, directed=True, connection="strong")
+            if count == 1:
+                return group
+            sizes = np.bincount(label)
+            best = next(x for x in label if sizes[x] == sizes.max())   # first player's, on a tie
+            keep = [p for c, p in enumerate(group) if label[c] == best]
+        group = keep
+    return group
+
+
 def fit_ratings(results: dict[tuple[str, str], tuple[float, int]], iterations: int = 10000,
                 tol: float = 1e-10) -> dict[str, tuple[float, float]]:
     """Logistic (Bradley-Terry) Elo ratings of many players, mean 0, with standard errors.
@@ -241,7 +282,8 @@ def fit_ratings(results: dict[tuple[str, str], tuple[float, int]], iterations: i
     MM iteration). Standard errors come from the inverse Fisher information
     ``I_ij = -n_ij p_ij (1 - p_ij)`` (pseudo-inverse, since only differences are fixed),
     which ignores that draws lower the per-game variance, so they err on the wide side.
-    A player with every or no point gets +-inf. With two players this is
+    A player with every or no point gets +-inf; a player whose rating the games do not fix
+    (module docstring, "Undetermined") gets ``(nan, nan)``. With two players this is
     ``+-elo(score)/2``, the trinomial estimate split around 0.
     """
     import numpy as np
@@ -250,16 +292,15 @@ def fit_ratings(results: dict[tuple[str, str], tuple[float, int]], iterations: i
     idx = {n: i for i, n in enumerate(names)}
     k = len(names)
     games = np.zeros((k, k))
-    points = np.zeros(k)
+    won = np.zeros((k, k))          # won[i, j]: points of i against j
     for (a, b), (pts, n) in results.items():
         i, j = idx[a], idx[b]
         games[i, j] += n
         games[j, i] += n
-        points[i] += pts
-        points[j] += n - pts
-    total = games.sum(axis=1)
+        won[i, j] += pts
+        won[j, i] += n - pts
+    points, total = won.sum(axis=1), games.sum(axis=1)
     out: dict[str, tuple[float, float]] = {}
-    finite = [i for i in range(k) if 0 < points[i] < total[i]]
     for i in range(k):
         if total[i] == 0:
             out[names[i]] = (math.nan, math.nan)
@@ -267,17 +308,15 @@ def fit_ratings(results: dict[tuple[str, str], tuple[float, int]], iterations: i
             out[names[i]] = (-math.inf, math.inf)
         elif points[i] == total[i]:
             out[names[i]] = (math.inf, math.inf)
+    finite = _rated_group(games, won, [i for i in range(k) if names[i] not in out])
+    for i in range(k):
+        if names[i] not in out and i not in finite:
+            out[names[i]] = (math.nan, math.nan)   # undetermined (module docstring)
     if not finite:
         return out
     f = np.array(finite)
     g = games[np.ix_(f, f)]
-    # games against a +-inf player carry no information on the others: drop them and the
-    # points won in them (all of them against a player who scored nothing)
-    w = points[f].copy()
-    for c, i in enumerate(f):
-        for j in range(k):
-            if j not in finite and points[j] == 0:
-                w[c] -= games[i, j]
+    w = won[np.ix_(f, f)].sum(axis=1)   # points won inside the group: the rest says nothing
     gamma = np.ones(len(f))
     for _ in range(iterations):
         denom = (g / (gamma[:, None] + gamma[None, :])).sum(axis=1)

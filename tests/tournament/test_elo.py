@@ -170,3 +170,40 @@ def test_standings_print_the_bound_of_a_lost_match():
     # the error columns: the trinomial and the pentanomial (10 lost pairs) one-sided bounds
     assert row[row.index("-inf") + 1:row.index("-inf") + 3] == ["<", "-317"]
     assert "< -183" in pairing and "one-sided 95% bound" in text
+
+
+def test_no_decisive_game_gives_an_undetermined_elo_never_plus_minus_zero():
+    draws = elo_trinomial(0, 2, 0)
+    assert draws.undetermined and str(draws) == "undetermined"
+    assert math.isnan(draws.elo) and math.isnan(draws.error) and draws.error != 0
+    alike = elo_pentanomial([0, 0, 3, 0, 0])      # every pair 1-1: no spread between pairs
+    assert alike.undetermined and str(alike) == "undetermined"
+    assert not elo_trinomial(1, 2, 1).undetermined  # one decisive game each way: an interval
+    assert not elo_trinomial(0, 0, 2).undetermined  # all lost: a one-sided bound instead
+    from gameai.tournament.standings import render
+    games = [{"game_id": i, "pairing": 0, "pair": 0, "player0": "ab"[i], "player1": "ba"[i],
+              "score0": 0.5, "winner": -1, "faulty": -1, "reason": "ply-limit", "error": ""}
+             for i in range(2)]
+    text = render(games, order=["a", "b"])
+    pairing = text.split("\n\n")[1].splitlines()[2].split()
+    assert pairing[pairing.index("0.500") + 1:pairing.index("0.500") + 3] == ["undetermined"] * 2
+    assert "0.000  0.000" not in text and "undetermined: the games fix no Elo" in text
+
+
+@pytest.mark.parametrize("results, undetermined", [
+    # b scored only against a (who lost everything), and nothing against c (who won all)
+    ({("a", "b"): (0.0, 2), ("a", "c"): (0.0, 1), ("b", "c"): (0.0, 1)}, {"b"}),
+    # b took its only points from a; what is left of b's games is one loss to c
+    ({("a", "b"): (0.0, 2), ("b", "c"): (0.0, 1), ("c", "d"): (1.0, 2)}, {"b"}),
+    # two groups that drew inside but where a and b beat c and d every time: the fit
+    # would push them apart without end (once printed as Elo 1194 +- 19658)
+    ({("a", "b"): (1.0, 2), ("c", "d"): (1.0, 2), ("a", "c"): (2.0, 2), ("b", "d"): (2.0, 2)},
+     {"c", "d"}),
+])
+def test_a_rating_the_games_do_not_fix_is_undetermined_not_a_number_with_an_error(
+        results, undetermined):
+    from gameai.tournament.stats import fit_ratings
+    r = fit_ratings(results)
+    assert {p for p, (elo, se) in r.items() if math.isnan(elo)} == undetermined
+    for p, (elo, se) in r.items():   # the rest: infinite, or a finite rating with a sane error
+        assert p in undetermined or math.isinf(elo) or 0 < se < 1000, (p, elo, se)
