@@ -5,8 +5,8 @@ edge; the last move in brackets; Renju's forbidden points for Black as ``×``). 
 typed in the game's notation (ICCS ``h2e2`` for Xiangqi, ``h8`` for Gomoku). While the
 computer thinks, one live line shows depth, score, nodes and the principal variation
 (the searcher's ``on_iteration``) above a bar over the root moves (``on_root_move``, the
-progress bar of the 003 document). Commands: undo, hint, new, save FILE, load FILE,
-flip, help, quit.
+progress bar of the 003 document). Commands: undo, hint, forbidden (Renju), new, save
+FILE, load FILE, flip, help, quit.
 """
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ from ..registry import SEARCHERS, load_game, make_player, make_searcher, resolve
 from ..search.stats import mate_in
 
 GAMES = ("xiangqi", "gomoku", "renju")
-HELP = ("moves in the game's notation (xiangqi: h2e2, gomoku: h8); commands: undo (take back "
-        "your last move), hint (search for you, shows its line), new, save FILE (.pgn for "
-        "xiangqi, .psq for gomoku/renju), "
-        "load FILE, flip, help, quit")
+HELP = ("moves in the game's notation (xiangqi: h2e2, gomoku and renju: h8); commands: undo "
+        "(take back your last move), hint (search for you, shows its line), forbidden (renju: "
+        "list Black's forbidden points, marked × on the board), new, save FILE (.pgn for "
+        "xiangqi, .psq for gomoku/renju), load FILE, flip, help, quit")
 
 
 def add_parser(sub):
@@ -74,6 +74,7 @@ class Session:
         self.searcher = make_searcher(opponent) if _is_searcher(opponent) else None
         self.player = None if self.searcher else make_player(opponent, game=game)
         self.hinter = make_searcher(args.hint or "strong", game=game)
+        self._hinter_ready = False      # compiled at the first hint, not before the game
         self.state = self._new_state(args.moves or "")
 
     def _check_game(self, state):
@@ -84,33 +85,52 @@ class Session:
         return state
 
     def warm_up(self) -> None:
-        """Compile (or load) the compiled opponent and hint searchers before the first
-        move: the opponent's tables are faulted in too, the hinter only compiles (its
-        first hint faults them in, off its clock too). Loading from the disk cache takes
-        about a second and says nothing; when a kernel has to be compiled (an empty cache:
-        half a minute to a minute or two), a status line says so, then how long it took."""
+        """Compile (or load) a compiled opponent before the first move, its tables faulted
+        in too, off its clock. The ``hint`` searcher waits for the first ``hint``
+        (:meth:`prepare_hinter`): a game against a pure-Python opponent compiles nothing
+        before the first move. Loading from the disk cache takes about a second and says
+        nothing; when a kernel has to be compiled (an empty cache: half a minute to a few
+        minutes), a status line says so, then how long it took."""
+        if getattr(self.searcher, "backend", None) == "compiled":
+            self._compile(self.searcher, "of the computer")
+
+    def prepare_hinter(self) -> None:
+        """Compile (or load) the ``hint`` searcher at the first ``hint``, before its clock
+        starts, saying so when a kernel has to be compiled."""
+        if not self._hinter_ready:
+            self._hinter_ready = True
+            if getattr(self.hinter, "backend", None) == "compiled":
+                self._compile(self.hinter, f"of hint ({self.args.hint or 'strong'})")
+
+    def _compile(self, searcher, what: str) -> None:
         from ..prepare import on_first_compile
-        todo = [s for s in (self.searcher, self.hinter)
-                if getattr(s, "backend", None) == "compiled"]
         status, t0 = [], time.perf_counter()
 
         def started() -> None:
-            self.console.print("preparing: compiling the search, once on this machine (up to "
-                               "a minute or two; 'gameai prepare' does it ahead)")
+            self.console.print(f"preparing: compiling the search {what}, once on this machine "
+                               "(up to a few minutes; 'gameai prepare' does it ahead)")
             status.append(self.console.status("compiling"))
             status[0].start()
         try:
             with on_first_compile(started):
-                for searcher in todo:
-                    if searcher is self.searcher or not hasattr(searcher, "evaluator"):
-                        searcher.prepare(self.state)
-                    else:
-                        from ..compiled.search import warm_up
-                        warm_up(searcher, self.state, searcher.evaluator(self.state))
+                searcher.prepare(self.state)
         finally:
             if status:
                 status[0].stop()
                 self.console.print(f"prepared in {time.perf_counter() - t0:.1f} s")
+
+    def forbidden_text(self) -> str:
+        """The ``forbidden`` command's answer: Black's forbidden points under Renju."""
+        s = self.state
+        if s.name != "renju":
+            raise GameError(f"forbidden points are a renju rule; this game is {s.name} "
+                            "(gameai play --game renju)")
+        fp = s.forbidden_points()
+        side = "" if s.to_move == 0 else " (for Black's next move; White is to move)"
+        if not fp:
+            return f"no point is forbidden for Black{side}"
+        return (f"forbidden for Black{side}: "
+                + ", ".join(f"{p} {why}" for p, why in fp.items()))
 
     def _new_state(self, moves: str = ""):
         state = self._check_game(load_game(self.game_spec, **({"moves": moves} if moves else {})))
@@ -221,7 +241,10 @@ class Session:
         elif cmd == "hint":
             if s.result() is not None:
                 raise GameError("the game is over")
+            self.prepare_hinter()
             self.think(self.hinter, "hint")
+        elif cmd == "forbidden":
+            self.console.print(self.forbidden_text(), style="magenta")
         elif cmd == "save":
             if not rest:
                 raise GameError("save needs a file name, e.g. save game.pgn")

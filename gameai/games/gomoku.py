@@ -107,7 +107,7 @@ class Gomoku(CheckedPush):
     # ------------------------------------------------------------------ loading
     def _setup(self, moves: str, black: str, white: str, to_move) -> None:
         if moves and (black or white):
-            raise PositionError("gomoku: give either moves= or black=/white=, not both")
+            raise PositionError(f"{self.name}: give either moves= or black=/white=, not both")
         if moves:
             play(self, moves.replace(",", " ").split())
         else:
@@ -115,10 +115,10 @@ class Gomoku(CheckedPush):
             wh = self._parse_points(white, "white")
             both = set(bl) & set(wh)
             if both:
-                raise PositionError(f"gomoku: point {self.move_str(min(both))} is in both black= and white=")
+                raise PositionError(f"{self.name}: point {self.move_str(min(both))} is in both black= and white=")
             nb, nw = len(bl), len(wh)
             if nb - nw not in (0, 1):
-                raise PositionError(f"gomoku: impossible stone counts black={nb} white={nw} "
+                raise PositionError(f"{self.name}: impossible stone counts black={nb} white={nw} "
                                     "(black moves first, so black has as many stones as white or one more)")
             for i in bl:
                 self._place(i, BLACK)
@@ -128,10 +128,10 @@ class Gomoku(CheckedPush):
         if to_move is not None:
             want = {"black": 0, "b": 0, "0": 0, "white": 1, "w": 1, "1": 1}.get(str(to_move).strip().lower())
             if want is None:
-                raise PositionError(f"gomoku: to_move must be black or white, got {to_move!r}")
+                raise PositionError(f"{self.name}: to_move must be black or white, got {to_move!r}")
             if want != self.to_move:
                 raise PositionError(
-                    f"gomoku: to_move={to_move!r} contradicts the stone counts "
+                    f"{self.name}: to_move={to_move!r} contradicts the stone counts "
                     f"(black={self._count(BLACK)}, white={self._count(WHITE)}: {_COLOUR[self.to_move]} to move)")
 
     def _count(self, color: int) -> int:
@@ -146,7 +146,7 @@ class Gomoku(CheckedPush):
             except IllegalMoveError as exc:  # a stone list describes a position
                 raise PositionError(str(exc)) from None
             if i in out:
-                raise PositionError(f"gomoku: point {tok!r} given twice in {field}=")
+                raise PositionError(f"{self.name}: point {tok!r} given twice in {field}=")
             out.append(i)
         return out
 
@@ -164,19 +164,19 @@ class Gomoku(CheckedPush):
         if runs and not set.intersection(*runs):
             cells = sorted(runs, key=min)
             a, z = (" ".join(self.move_str(p) for p in sorted(r)) for r in (cells[0], cells[-1]))
-            raise PositionError(f"gomoku: impossible position: separate fives ({a}) and ({z}); "
+            raise PositionError(f"{self.name}: impossible position: separate fives ({a}) and ({z}); "
                                 "the game ends with the first five, and one stone can only "
                                 "complete fives that run through it")
         if winners - {last}:
             who = _COLOUR[min(winners - {last})]
-            raise PositionError(f"gomoku: impossible position: {who} has five but "
+            raise PositionError(f"{self.name}: impossible position: {who} has five but "
                                 f"{_COLOUR[self.to_move]} is to move")
         if winners:
             self._winner = last
         if self.rule == "renju":
             for i in self.placed:
                 if b[i] == BLACK and any(run_length(b, i, d, BLACK) > 5 for d in self.dirs):
-                    raise PositionError(f"gomoku: impossible renju position: black overline through {self.move_str(i)}")
+                    raise PositionError(f"{self.name}: impossible position: black overline through {self.move_str(i)}")
 
     def _place(self, i: int, color: int) -> None:
         """Put a setup stone (not a move: no undo record)."""
@@ -289,7 +289,7 @@ class Gomoku(CheckedPush):
 
     def pop(self) -> int:
         if not self.move_stack:
-            raise IllegalMoveError("gomoku: no move to take back")
+            raise IllegalMoveError(f"{self.name}: no move to take back")
         move = self.move_stack.pop()
         added, was, self._winner = self._undo.pop()
         self._remove_stone(move, (len(self.placed) - 1) & 1, added, was)
@@ -349,9 +349,9 @@ class Gomoku(CheckedPush):
         "double-three". Judged for Black whoever is to move (White's evaluators ask it)."""
         i = self._point_index(point, "point") if isinstance(point, str) else point
         if not isinstance(i, int) or not 0 <= i < len(self.board) or self.board[i] == 3:
-            raise IllegalMoveError(f"gomoku: {point!r} is not a point on the board")
+            raise IllegalMoveError(f"{self.name}: {point!r} is not a point on the board")
         if self.board[i] != EMPTY:
-            raise IllegalMoveError(f"gomoku: point {self.move_str(i)} is occupied")
+            raise IllegalMoveError(f"{self.name}: point {self.move_str(i)} is occupied")
         return forbidden_at(self.board, i, self.dirs)
 
     def forbidden_points(self) -> dict[str, str]:
@@ -389,27 +389,27 @@ class Gomoku(CheckedPush):
         t = str(text).strip()
         m = _POINT.fullmatch(t.lower()) if t.isascii() else None
         if not m:
-            raise IllegalMoveError(f"gomoku: {field} {text!r} is not a point like h8")
+            raise IllegalMoveError(f"{self.name}: {field} {text!r} is not a point like h8")
         c = ord(m.group(1)) - 97
         r = int(m.group(2)) - 1
         if not (0 <= c < self.size and 0 <= r < self.size):
-            raise IllegalMoveError(f"gomoku: {field} {text!r} is off the {self.size}x{self.size} board")
+            raise IllegalMoveError(f"{self.name}: {field} {text!r} is off the {self.size}x{self.size} board")
         return self.geo.index(c, r)
 
     def move_str(self, move: int) -> str:
         """``h8`` for a point on the board; anything else raises :class:`IllegalMoveError`."""
         if not isinstance(move, int) or isinstance(move, bool) or not 0 <= move < len(self.board) \
                 or self.board[move] == WALL:
-            raise IllegalMoveError(f"gomoku: {move!r} is not a point of the {self.size}x{self.size} board")
+            raise IllegalMoveError(f"{self.name}: {move!r} is not a point of the {self.size}x{self.size} board")
         c, r = self.geo.col_row(move)
         return f"{chr(97 + c)}{r + 1}"
 
     def parse_move(self, text: str) -> int:
         i = self._point_index(text, "move")
         if self.result() is not None:
-            raise IllegalMoveError(f"gomoku: game is over ({self.result()}); cannot play {text!r}")
+            raise IllegalMoveError(f"{self.name}: game is over ({self.result()}); cannot play {text!r}")
         if self.board[i] != EMPTY:
-            raise IllegalMoveError(f"gomoku: point {self.move_str(i)} is occupied")
+            raise IllegalMoveError(f"{self.name}: point {self.move_str(i)} is occupied")
         if self.rule == "renju" and self.to_move == BLACK:
             why = forbidden_at(self.board, i, self.dirs)
             if why:

@@ -141,3 +141,36 @@ def test_play_says_it_is_preparing_only_when_a_kernel_compiles(monkeypatch, comp
             out[-1].startswith("prepared in ")
     else:
         assert out == []
+
+
+@needs_numba
+def test_play_against_a_python_opponent_compiles_the_hint_only_at_the_first_hint(monkeypatch):
+    import argparse
+
+    import numba
+    from rich.console import Console
+
+    from gameai.commands.play import Session
+    args = argparse.Namespace(game="xiangqi", side="first", time=None, moves=None,
+                              opponent="plain", hint="negascout(depth=1,backend=compiled)")
+    console = Console(file=io.StringIO(), no_color=True, width=200)
+    session = Session(args, console)
+    seen = []
+
+    def prepare_hinter(state):                      # stands for a cold cache's compile
+        seen.append(state)
+        numba.njit(lambda v: v * 3)(3)
+
+    monkeypatch.setattr(session.hinter, "prepare", prepare_hinter)
+    thought = []                                    # the hint's search itself: not run here
+    monkeypatch.setattr(session, "think", lambda searcher, label: thought.append(searcher))
+    session.warm_up()                               # before the first move: nothing
+    assert seen == [] and console.file.getvalue() == ""
+    session.command("hint")
+    out = console.file.getvalue().splitlines()
+    assert seen == [session.state]
+    assert out[0].startswith("preparing: compiling the search of hint (negascout(depth=1,"
+                             "backend=compiled)), once on this machine")
+    assert out[1].startswith("prepared in ") and thought == [session.hinter]
+    session.command("hint")                         # the second hint compiles nothing more
+    assert len(seen) == 1 and len(thought) == 2

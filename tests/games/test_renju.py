@@ -309,3 +309,17 @@ def test_forbidden_is_invariant_under_board_symmetries(k):
         t = diagram(" ".join(_transform(p, k) for p in black.split()),
                     " ".join(_transform(p, k) for p in white.split()))
         assert {_transform(p, k): v for p, v in all_forbidden(s).items()} == all_forbidden(t), name
+
+
+@pytest.mark.parametrize("spec, name", [("renju", "renju"), ("gomoku(rule=renju)", "renju"),
+                                        ("gomoku", "gomoku"), ("gomoku(rule=standard)", "gomoku")])
+def test_move_errors_name_the_game_being_played(spec, name):
+    from gameai.errors import IllegalMoveError
+    g = gameai.load_game(spec)
+    for bad, why in (("forbidden", "is not a point like h8"), ("z99", "is off the 15x15 board")):
+        with pytest.raises(IllegalMoveError) as exc:
+            g.parse_move(bad)
+        assert str(exc.value).startswith(f"{name}: move {bad!r} {why}")
+    g.push(g.parse_move("h8"))
+    with pytest.raises(IllegalMoveError, match=f"^{name}: point h8 is occupied"):
+        g.parse_move("h8")

@@ -82,12 +82,25 @@ def test_renju_shows_forbidden_points_and_refuses_them(tmp_path):
     assert row8.split()[1 + 7] == "×"                                 # column h of row 8
     out = t.send("h8")
     assert "error:" in out and "forbidden" in out and "double-three" in out
+    out = t.send("forbidden")                                         # the list on request
+    assert "forbidden for Black: h8 double-three" in out and "error" not in out
+    out = t.send("zz")                                                # names the game played
+    assert "error: renju: move 'zz' is not a point like h8" in out and "gomoku" not in out
     out = t.send("j12")
     assert re.search(r"computer: [a-o]\d+", out)
     out = t.send("save game")
     from gameai.records import read_record
     saved = read_record(tmp_path / "game.psq")
     assert saved.rule == "renju" and len(saved.placed) == 10
+    assert t.quit() == 0
+
+
+def test_forbidden_in_gomoku_says_it_is_a_renju_rule(tmp_path):
+    t = Terminal("--game", "gomoku", "--opponent", "alphabeta(depth=1)", cwd=tmp_path)
+    out = t.send("forbidden")
+    assert "error: forbidden points are a renju rule; this game is gomoku" in out
+    out = t.send("forbiden")                                          # a typo is a bad move
+    assert "error: gomoku: move 'forbiden' is not a point like h8" in out
     assert t.quit() == 0
 
 
