@@ -45,6 +45,25 @@ class Claim:
     measured: str      # what we measured, in words and numbers
     holds: bool | None # True/False, or None where the claim is not testable as stated
     command: str       # the command that regenerates it
+    #: one of experiments.intervals.VERDICTS (holds, does not hold, equivalent, inconclusive,
+    #: not judged); derived from ``holds`` when not given
+    verdict: str | None = None
+    short: str = ""            # the claim in a few words, for the results page's one line
+    estimate: str = ""         # the measured ratio or score with its 95% interval
+    n: int | None = None       # positions or games behind the estimate
+    family: str = ""           # the Holm family the verdict was corrected in, if any
+
+    def __post_init__(self) -> None:
+        if self.verdict is None:
+            self.verdict = verdict_of({"holds": self.holds})
+
+
+def verdict_of(claim: dict) -> str:
+    """A claim's verdict class; a claim of the old format (``holds`` only) cannot tell
+    inconclusive from not judged and says so."""
+    if claim.get("verdict"):
+        return claim["verdict"]
+    return {True: "holds", False: "does not hold"}.get(claim.get("holds"), "inconclusive or not judged")
 
 
 # The source documents by what they are (they carry no title or author of their own); see
@@ -66,6 +85,11 @@ def source(key: str) -> str:
 VERDICT_WORD = {True: "holds", False: "DOES NOT HOLD", None: "inconclusive or not judged"}
 
 
+def verdict_word(c: "Claim") -> str:
+    return (c.verdict or VERDICT_WORD[c.holds]).upper() if c.verdict == "does not hold" else \
+        (c.verdict or VERDICT_WORD[c.holds])
+
+
 def cli(name: str, doc: str, run, argv=None) -> int:
     """Run one experiment from the command line (``python -m experiments.NAME [--full]``);
     the same options as ``gameai reproduce --only NAME``."""
@@ -85,7 +109,7 @@ def cli(name: str, doc: str, run, argv=None) -> int:
     except GameError as exc:
         p.error(str(exc))
     for c in run_experiment(name, run, root, args.full, args.seed, resume=args.resume is not None):
-        print(f"[{VERDICT_WORD[c.holds]}] {c.claim}\n    measured: {c.measured}")
+        print(f"[{verdict_word(c)}] {c.claim}\n    measured: {c.measured}")
     return 0
 
 

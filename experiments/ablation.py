@@ -71,13 +71,22 @@ from gameai.search import MATE, minimal_tree
 
 from . import suites
 from ._common import Claim, Results, cli, command_for, source
-from .intervals import contrast, detectable_effect, holm, share_ci, shapley_shares
+from dataclasses import asdict
+
+from .intervals import (ALMOST_ALL, Rule, fraction, holds_of, judge, schaeffer_fractions,
+                        schaeffer_verdict, share_ci, shapley_shares)
+from .intervals import ALPHA, NOT_JUDGED
+from .forest import forest_figure
 from .parallel import pmap
 
 NAME = "ablation"
 GAMES = suites.GAMES
 GRID_SWITCHES = ("history", "tt", "killers", "negascout")
-ALMOST_ALL = 0.9
+#: Schaeffer's measure: the grid cells (history, tt, killers, negascout) of alpha-beta with
+#: ID only, alpha-beta with history and TT, and every enhancement
+SCHAEFFER_CELLS = ((False, False, False, False), (True, True, False, False), (True, True, True, True))
+#: the Holm family of the four contrasts over the three games
+FAMILY = "ablation node-count contrasts"
 #: the pilot's output (:mod:`experiments.power` writes it; the claims quote its spread)
 PILOT = Path(__file__).resolve().parent / "suites" / "pilot.json"
 
@@ -89,7 +98,10 @@ QUICK = {"positions": {"xiangqi": 4, "gomoku": 4, "renju": 4},
                    "gomoku": {"plain": 2, "ordered": 2, "best": 2},
                    "renju": {"plain": 2, "ordered": 2, "best": 2}},
          "minimal": {"xiangqi": 2, "gomoku": 2, "renju": 2}, "backend": "python"}
-FULL = {"positions": {"xiangqi": 24, "gomoku": 24, "renju": 24},
+#: positions per game in the full setting: 24, or the whole pool when it holds fewer (one
+#: position per self-play game leaves 19 Gomoku and 17 Renju positions)
+FULL_POSITIONS = 24
+FULL = {"positions": {g: min(FULL_POSITIONS, len(suites.load(g))) for g in suites.GAMES},
         "depth": {"xiangqi": {"plain": 6, "ordered": 7, "best": 8},
                   "gomoku": {"plain": 5, "ordered": 5, "best": 5},
                   "renju": {"plain": 5, "ordered": 5, "best": 5}},
@@ -140,6 +152,14 @@ CONTRASTS = (
     ("mtdf", "plaat", "MTD(f) searches 5-10% fewer leaves than NegaScout (both with TT, history, ID)",
      "mtdf+history+tt+id", "negascout+history+tt+id", "leaves"),
 )
+
+
+#: each contrast's pre-registered rule: the ratio it claims and the equivalence margin
+#: (experiments.intervals.Rule). Plaat et al. 1996 claim 5-10% fewer leaves: the weakest
+#: form, at most 0.95, is tested; the others claim "fewer" without a size.
+RULES = {"history": Rule(1.0), "tt": Rule(1.0), "negascout": Rule(1.0), "mtdf": Rule(0.95)}
+SHORT = {"history": "history cuts alpha-beta's nodes", "tt": "a TT cuts the nodes",
+         "negascout": "NegaScout < alpha-beta in nodes", "mtdf": "MTD(f) <= 0.95x NegaScout's leaves"}
 
 
 def family(cfg: dict) -> str:
@@ -257,9 +277,10 @@ def paired_ratios(df: pd.DataFrame, game: str, num: str, den: str, metric: str) 
     return depth, (a[common] / b[common])
 
 
-def schaeffer_table(df: pd.DataFrame, game: str, seed: int) -> tuple[int, pd.DataFrame]:
-    """The grid at its deepest complete depth: each switch's Shapley share of the log
-    reduction, with intervals."""
+def schaeffer_table(df: pd.DataFrame, game: str, seed: int, level: float = 0.95) -> tuple[int, pd.DataFrame, dict]:
+    """The grid at its deepest complete depth: Schaeffer's measure per position (history +
+    TT's reduction over all the enhancements', in nodes and log nodes) and, secondary, each
+    switch's Shapley share of the log reduction, with intervals."""
     grid = df[(df.game == game) & df.grid]
     full_cells = grid.groupby(["position", "depth"]).label.nunique()
     full_cells = full_cells[full_cells == 16].reset_index()
@@ -281,7 +302,15 @@ def schaeffer_table(df: pd.DataFrame, game: str, seed: int) -> tuple[int, pd.Dat
     reduction = np.exp(np.mean(logs[(False,) * 4] - logs[(True,) * 4]))
     rows.append({"game": game, "depth": depth, "positions": len(positions), "switch": "total reduction (x)",
                  "share": reduction, "share_lo": np.nan, "share_hi": np.nan})
-    return depth, pd.DataFrame(rows)
+    n0, nht, nall = (np.exp(logs[k]) for k in SCHAEFFER_CELLS)
+    nodes, logshare, dropped = schaeffer_fractions(n0, nht, nall)
+    keep = n0 > nall
+    per = pd.DataFrame({"game": game, "depth": depth, "position": list(positions[keep]),
+                        "nodes_none": n0[keep], "nodes_history_tt": nht[keep], "nodes_all": nall[keep],
+                        "fraction_nodes": nodes, "fraction_log_nodes": logshare})
+    frac = {"nodes": fraction(nodes, level, seed), "logs": fraction(logshare, level, seed),
+            "dropped": dropped, "per_position": per}
+    return depth, pd.DataFrame(rows), frac
 
 
 def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
@@ -305,40 +334,48 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     ok, bad = completed(df)
 
     cmd = command_for(NAME, full)
-    found, meta = {}, {}
+    ratios, meta = {}, {}
     for game in GAMES:
         for key, _, _, num, den, metric in CONTRASTS:
-            depth, ratios = paired_ratios(ok, game, num, den, metric)
-            found[(game, key)] = contrast(ratios.to_numpy())
+            depth, r = paired_ratios(ok, game, num, den, metric)
+            ratios[f"{game}/{key}"] = (r.to_numpy(), RULES[key])
             meta[(game, key)] = depth
-    adjusted = holm({f"{g}/{k}": c for (g, k), c in found.items()})
-    spread = pilot_spread()
-    claims, tables = [], []
+    judged = judge(FAMILY, ratios, seed)
+    claims, tables, fractions = [], [], []
+    level = 1 - ALPHA / len(GAMES)          # Schaeffer's measure: Bonferroni over the games
     for game in GAMES:
         n_bad = int((bad.game == game).sum())
         for key, src, text, num, den, metric in CONTRASTS:
-            c = adjusted[f"{game}/{key}"]
-            sd = spread.get(f"{game}/{key}")
-            power = (f"; {c.n} positions detect a true {detectable_effect(sd, c.n, len(found)):.1%} "
-                     f"reduction at 80% power at the strictest Holm level (pilot sd of log ratios "
-                     f"{sd:.3f})" if sd else "")
+            c = judged[f"{game}/{key}"]
             claims.append(Claim(NAME, SOURCES[src], f"{game}: {text}",
                                 f"{game}, depth {meta[(game, key)]}, {metric} {num} / {den}: {c.text()}; "
-                                f"{n_bad} position-depth cells excluded (search ended early or on a mate)"
-                                + power, c.verdict(), cmd))
-        depth, table = schaeffer_table(ok, game, seed)
+                                f"{n_bad} position-depth cells excluded (search ended early or on a mate)",
+                                holds_of(c.verdict), cmd, verdict=c.verdict, short=f"{game}: {SHORT[key]}",
+                                estimate=f"{c.interval_text()} ({metric} ratio, depth {meta[(game, key)]})",
+                                n=c.n, family=FAMILY))
+        depth, table, frac = schaeffer_table(ok, game, seed, level)
         tables.append(table)
-        both = table[table.switch == "history+tt"].iloc[0]
+        fractions.append(frac)
+        nodes, logs, dropped = frac["nodes"], frac["logs"], frac["dropped"]
+        verdict = schaeffer_verdict(nodes)
         parts = ", ".join(f"{r.switch} {r.share:.2f} [{r.share_lo:.2f}, {r.share_hi:.2f}]"
                           for r in table.itertuples() if r.switch in GRID_SWITCHES)
         total = table[table.switch == "total reduction (x)"].share.iloc[0]
-        verdict = True if both.share_lo >= ALMOST_ALL else False if both.share_hi < ALMOST_ALL else None
         claims.append(Claim(NAME, SOURCES["schaeffer"], f"{game}: history and TT give almost all "
-                            f"(at least {ALMOST_ALL:.0%}) of the reduction of the enhancement grid",
-                            f"{game}, depth {depth}, {int(both.positions)} positions, 16 configurations "
-                            f"with ID (reduction none to all {total:.1f}x): Shapley shares of the log "
-                            f"reduction {parts}; history+TT {both.share:.2f} [{both.share_lo:.2f}, "
-                            f"{both.share_hi:.2f}] (95% bootstrap)", verdict, cmd))
+                            f"(at least {ALMOST_ALL:.0%}) of the reduction of all the enhancements together",
+                            f"{game}, depth {depth}, {nodes.n} positions ({dropped} where all the "
+                            f"enhancements reduce nothing left out): reduction of alpha-beta+history+TT "
+                            f"over the reduction of NegaScout+history+TT+killers (all with ID, against "
+                            f"alpha-beta with ID only, {total:.1f}x), per position, mean: in nodes "
+                            f"(Schaeffer's measure, judged) {nodes.text(pct=True)}; in log nodes "
+                            f"{logs.text()}; judged on the union of the t and bootstrap intervals at "
+                            f"{level:.2%} (Bonferroni over {len(GAMES)} games): [{nodes.judge_lo:.1%}, "
+                            f"{nodes.judge_hi:.1%}] against {ALMOST_ALL:.0%}. Secondary, no verdict: "
+                            f"Shapley shares of the log reduction over the 16-configuration grid {parts}",
+                            holds_of(verdict), cmd, verdict=verdict,
+                            short=f"{game}: history + TT give almost all of the reduction",
+                            estimate=f"{nodes.mean:.1%} [{nodes.lo:.1%}, {nodes.hi:.1%}] of the node reduction",
+                            n=nodes.n, family=f"Schaeffer's measure (Bonferroni over {len(GAMES)} games)"))
         dm = setting["minimal"][game]
         deep = ok[(ok.game == game) & (ok.depth == dm)]
         best = deep[deep.label == "negascout+history+tt+killers+id"].ratio_leaves
@@ -350,17 +387,26 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
                             f"{game}, depth {dm}, {len(best)} positions: leaves / minimal leaves, geometric "
                             f"mean, plain alpha-beta {np.exp(np.log(plain).mean()):.2f}, NegaScout with "
                             f"history, TT, killers, ID {np.exp(np.log(best).mean()):.2f}; check: {below} of "
-                            f"{len(no_tt)} TT-less searches below the minimal tree", None, cmd))
+                            f"{len(no_tt)} TT-less searches below the minimal tree", None, cmd, verdict=NOT_JUDGED,
+                            short=f"{game}: distance from the minimal tree (leaves / minimal)",
+                            estimate=f"{np.exp(np.log(best).mean()):.2f} (best ordered search)", n=len(best)))
     schaeffer = pd.concat(tables)
     res.table(schaeffer, "schaeffer")
+    res.table(pd.concat([f["per_position"] for f in fractions]), "schaeffer_fraction")
+    res.table(pd.DataFrame([{"family": FAMILY, "contrast": k, "num_den": f"{n} / {d}", **asdict(c)}
+                            for k, c in judged.items()
+                            for (kk, _, _, n, d, _) in CONTRASTS if k.endswith("/" + kk)]), "contrasts")
+    res.figure(forest_figure({k: v for k, (v, _) in ratios.items()}, judged,
+                             f"Holm family '{FAMILY}'"), "forest")
     _figures(res, ok)
     res.claims(claims)
     res.manifest({"full": full, "positions": {g: list(suites.load(g, setting["positions"][g]))
                                               for g in GAMES},
                   "suite_seed": suites.SEED, "depths": setting["depth"], "minimal_depths": setting["minimal"],
                   "backend": setting["backend"], "configs": [c["label"] for c in configs()],
-                  "excluded_cells": len(bad), "verdict_rule": "experiments/intervals.py (Holm over "
-                  f"{len(found)} contrasts)"}, seed)
+                  "excluded_cells": len(bad), "verdict_rule": "experiments/intervals.py judge (Holm over "
+                  f"{len(judged)} contrasts, family '{FAMILY}'); Schaeffer: schaeffer_verdict",
+                  "rules": {k: asdict(r) for k, r in RULES.items()}}, seed)
     return claims
 
 

@@ -214,7 +214,8 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
         f"mean legal moves in middle-game positions (plies {MIDDLE[0]}-{MIDDLE[1] - 1}, 8+ of the 12 rooks/horses/"
         f"cannons left) of {n} {ref} games: {fs_mid['mean']:.1f} +/- {fs_mid['ci95']:.1f} "
         f"(95% over games, {int(fs_mid['positions'])} positions){ours_text}; {rule}",
-        about_40(float(fs_mid["mean"])), cmd)]
+        about_40(float(fs_mid["mean"])), cmd, short="about 40 legal moves in the middle game",
+        estimate=f"{fs_mid['mean']:.1f} +/- {fs_mid['ci95']:.1f}", n=int(fs_mid["positions"]))]
     for row in paths.itertuples():
         how = (f"perft({row.depth}) counted from the first {row.positions} middle-game "
                f"position{'s' if row.positions != 1 else ''} of the committed Xiangqi suite: geometric mean {row.measured_paths:,.0f} paths "
@@ -225,14 +226,18 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
             NAME, source("004"),
             f"搜索{row.depth}层需要检查 {row.claimed_paths:,.0f} 条路线 (depth {row.depth} means "
             f"{row.claimed_paths:,.0f} paths, i.e. about 40^{row.depth})",
-            f"{how}; {rule}", None if row.verdict is None else bool(row.verdict), cmd))
+            f"{how}; {rule}", None if row.verdict is None else bool(row.verdict), cmd,
+            verdict="not judged" if row.verdict is None else None,
+            short=f"perft({row.depth}) is about 40^{row.depth} paths",
+            estimate=f"{row.per_ply_b:.1f} per ply" if row.positions else "", n=row.positions or None))
     gm = go[(go.ply >= 10) & (go.ply < 40)]
     claims.append(Claim(
         NAME, "context (no claim in the source documents)",
         "Gomoku: candidate moves within distance 2 of a stone vs every empty point",
         f"plies 10-39 of {n} alpha-beta self-play games: {float(gm.legal_moves.mean()):.1f} candidates within "
         f"distance 2 vs {float(gm.full_board_moves.mean()):.1f} empty points "
-        f"({float(gm.full_board_moves.mean() / gm.legal_moves.mean()):.1f}x fewer)", None, cmd))
+        f"({float(gm.full_board_moves.mean() / gm.legal_moves.mean()):.1f}x fewer)", None, cmd,
+        verdict="not judged", short="Gomoku candidates near stones (context)"))
     res.claims(claims)
     res.manifest({"full": full, **{k: list(v) if isinstance(v, tuple) else v for k, v in cfg.items()},
                   "fairy_stockfish": fs, "ours": OURS, "middle": {"plies": list(MIDDLE), "min_majors": MIN_MAJORS},

@@ -104,7 +104,8 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
               "在配置为1.5G,512M内存的计算机上最多只能搜索4层 (on a 1.5 GHz, 512 MB PC at most 4 plies are feasible)",
               f"alpha-beta with history heuristic on Xiangqi middle games, mean seconds per decision here "
               f"(pure Python): {times}; node growth per ply {ratios}",
-              None, cmd),
+              None, cmd, verdict="not judged", short="only 4 plies feasible (1.5 GHz PC)",
+              estimate=times),
     ]
     ab = mean[(mean.game == "xiangqi") & (mean.searcher == "alphabeta (000)")].set_index("depth")
     mm = mean[(mean.game == "xiangqi") & (mean.searcher == "minimax")].set_index("depth")
@@ -121,7 +122,10 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
                             f"Xiangqi depth {d}: minimax {mm.nodes[d]:,.0f} nodes, alpha-beta {ab.nodes[d]:,.0f} "
                             f"({mm.nodes[d] / ab.nodes[d]:.1f}x fewer); root values equal in all {len(both)} "
                             f"positions and depths searched by both: {same}",
-                            bool(ab.nodes[d] < mm.nodes[d]) and same, cmd))
+                            bool(ab.nodes[d] < mm.nodes[d]) and same, cmd,
+                            short="alpha-beta cuts minimax's work, same result",
+                            estimate=f"{mm.nodes[d] / ab.nodes[d]:.1f}x fewer nodes at depth {d}",
+                            n=len(both)))
     res.claims(claims)
     res.manifest({"full": full, "positions": n_pos, "max_depth": max_depth, "searchers": SEARCHERS}, seed)
     return claims

@@ -104,10 +104,20 @@ from gameai.search import MATE
 
 from . import suites
 from ._common import Claim, Results, cli, command_for, source
-from .intervals import Contrast, contrast, detectable_effect, holm
+from dataclasses import asdict
+
+from .forest import forest_figure
+from .intervals import NOT_JUDGED, Rule, holds_of, judge
 from .parallel import pmap
 
 NAME = "enhancements"
+#: the Holm family of every judged contrast of this experiment, both games
+FAMILY = "enhancements node-count contrasts"
+SHORT = {"id": "iterative deepening saves nodes", "aspiration": "aspiration windows save nodes",
+         "mtdf": "MTD(f) <= 0.95x NegaScout's leaves", "grain": "a coarser grain needs fewer MTD(f) passes",
+         "tt": "depth-preferred beats always-replace", "history": "the 000 document's history setting",
+         "captures": "history orders better than captures first", "nullmove": "null move cuts nodes",
+         "lmr": "late-move reductions cut nodes"}
 GAMES = ("xiangqi", "gomoku")
 
 #: per setting: positions per game; per game the depth of each family of configurations
@@ -117,7 +127,8 @@ QUICK = {"positions": {"xiangqi": 3, "gomoku": 3},
          "depth": {"xiangqi": {"ordered": 3, "plain": 3, "line": 2},
                    "gomoku": {"ordered": 2, "plain": 2, "line": 2}},
          "plies": 3, "backend": "python"}
-FULL = {"positions": {"xiangqi": 24, "gomoku": 32},
+FULL = {"positions": {"xiangqi": min(24, len(suites.load("xiangqi"))),
+                      "gomoku": min(32, len(suites.load("gomoku")))},
         "depth": {"xiangqi": {"ordered": 8, "plain": 6, "line": 5},
                   "gomoku": {"ordered": 6, "plain": 4, "line": 4}},
         "plies": 12, "backend": "compiled"}
@@ -125,6 +136,17 @@ FULL = {"positions": {"xiangqi": 24, "gomoku": 32},
 #: aspiration window per game, fixed before the data: half the smallest tactical unit
 WINDOW = {"xiangqi": 50, "gomoku": 250}
 GRAIN = 50                    #: the coarse evaluation of the MTD(f) grain claim
+#: the evaluation grains at which MTD(f) and NegaScout are compared, each at the same grain
+GRAINS = (1, 10, 50)
+#: the grains whose MTD(f) / NegaScout contrast is judged (grain 10 is reported)
+JUDGED_GRAINS = (1, 50)
+#: TT slots of the MTD(f) / NegaScout / aspiration searches: four million, so that the
+#: table holds a large part of the tree (the measured nodes per slot are reported)
+TT_BIG = 1 << 22
+#: what the MTD(f) / NegaScout / aspiration searches add per game: Xiangqi searches with a
+#: capture quiescence (MVV-LVA ordered), the configuration engines use, so that the root
+#: value does not swing with the side that moved last
+ENGINE = {"xiangqi": ",quiescence=true,mvv_lva=true", "gomoku": ""}
 TT_SLOTS = 1 << 10            #: the "too small" table of the replacement claim
 DOC_KEEP = {"xiangqi": False, "gomoku": True}   #: the 000 document's history lifetime
 ORDERED = "history=true,tt=true,id=true"
@@ -152,14 +174,18 @@ def configs(game: str) -> list[dict]:
     out = [
         {"label": "alphabeta+history+tt", "family": "ordered", "spec": "alphabeta(depth={depth},history=true,tt=true{tail})"},
         {"label": "alphabeta+history+tt+id", "family": "ordered", "spec": "alphabeta(depth={depth}," + ORDERED + "{tail})"},
-        {"label": "negascout+history+tt+id", "family": "ordered", "spec": "negascout(depth={depth}," + ORDERED + "{tail})"},
-        {"label": "negascout+history+tt+id+aspiration", "family": "ordered",
-         "spec": "negascout(depth={depth}," + ORDERED + f",aspiration=true,window={w}" + "{tail})"},
         {"label": "alphabeta", "family": "plain", "spec": "alphabeta(depth={depth}{tail})"},
         {"label": "alphabeta+id", "family": "plain", "spec": "alphabeta(depth={depth},id=true{tail})"},
-        {"label": "mtdf+history+tt+id", "family": "ordered", "spec": "mtdf(depth={depth},history=true{tail})"},
-        {"label": f"mtdf+history+tt+id grain {GRAIN}", "family": "ordered",
-         "spec": "mtdf(depth={depth},history=true,grain=" + str(GRAIN) + "{tail})"},
+    ]
+    big = f",tt_size={TT_BIG}" + ENGINE[game]
+    for g in GRAINS:
+        out += [{"label": f"negascout+history+tt+id grain {g}", "family": "ordered",
+                 "spec": "negascout(depth={depth}," + ORDERED + big + f",grain={g}" + "{tail})"},
+                {"label": f"mtdf+history+tt+id grain {g}", "family": "ordered",
+                 "spec": "mtdf(depth={depth},history=true" + big + f",grain={g}" + "{tail})"}]
+    out += [
+        {"label": "negascout+history+tt+id grain 1+aspiration", "family": "ordered",
+         "spec": "negascout(depth={depth}," + ORDERED + big + f",aspiration=true,window={w}" + "{tail})"},
         {"label": "alphabeta+history+tt+id depth-preferred", "family": "ordered",
          "spec": "alphabeta(depth={depth}," + ORDERED + f",tt_size={TT_SLOTS}" + "{tail})"},
         {"label": "alphabeta+history+tt+id always-replace", "family": "ordered",
@@ -339,17 +365,35 @@ def geo(x) -> float:
 
 
 #: the judged claims of a game: (key, source, claim, numerator label, denominator label,
-#: metric, depth family); each is one paired contrast, a ratio below 1 is the claim
+#: metric, depth family, plies short of the family's depth); each is one paired contrast, a
+#: ratio below 1 is the claim. MTD(f) and aspiration are judged at the two deepest depths
+#: (both parities: the side that moved last changes the evaluation's sign of swing).
 def contrasts(game: str) -> list[tuple]:
+    return [c if len(c) == 8 else (*c, 0) for c in _contrasts(game)]
+
+
+#: each claim's pre-registered rule (experiments.intervals.Rule): the claimed ratio and the
+#: equivalence margin; Plaat et al. 1996 claim MTD(f) visits 5-10% fewer leaves than
+#: NegaScout: the weakest form, at most 0.95, is tested
+def rule(key: str) -> Rule:
+    return Rule(0.95) if key.startswith("mtdf") else Rule(1.0)
+
+
+def _contrasts(game: str) -> list[tuple]:
     doc = "cleared per decision" if not DOC_KEEP[game] else "kept for the game"
     out = [
         ("id", "id", ("with a TT and history ordering, iterative deepening searches fewer nodes than a direct "
          "search to the same depth"), "alphabeta+history+tt+id", "alphabeta+history+tt", "nodes", "ordered"),
-        ("aspiration", "aspiration", (f"aspiration windows (width {WINDOW[game]}) save nodes "
-         "(NegaScout with TT, history, ID)"), "negascout+history+tt+id+aspiration", "negascout+history+tt+id",
-         "nodes", "ordered"),
+        *[(f"aspiration_{par}", "aspiration", (f"aspiration windows (width {WINDOW[game]}) save nodes "
+           f"(NegaScout with TT, history, ID{', quiescence' if ENGINE[game] else ''}; {par} depth)"),
+           "negascout+history+tt+id grain 1+aspiration", "negascout+history+tt+id grain 1",
+           "nodes", "ordered", back) for back, par in ((0, "deepest"), (1, "next"))],
+        *[(f"mtdf_g{g}_{par}", "plaat", (f"MTD(f) visits at most 0.95x NegaScout's leaves, both with TT, "
+           f"history, ID{', quiescence' if ENGINE[game] else ''} at evaluation grain {g} ({par} depth)"),
+           f"mtdf+history+tt+id grain {g}", f"negascout+history+tt+id grain {g}", "leaves", "ordered", back)
+          for g in JUDGED_GRAINS for back, par in ((0, "deepest"), (1, "next"))],
         ("grain", "plaat", "a coarser evaluation needs fewer MTD(f) passes",
-         f"mtdf+history+tt+id grain {GRAIN}", "mtdf+history+tt+id", "passes", "ordered"),
+         f"mtdf+history+tt+id grain {GRAIN}", "mtdf+history+tt+id grain 1", "passes", "ordered"),
         ("tt_replace", "breuker", ("with a table too small for the search, a depth-preferred replacement "
          "scheme beats always-replace"), "alphabeta+history+tt+id depth-preferred",
          "alphabeta+history+tt+id always-replace", "nodes", "ordered"),
@@ -374,36 +418,35 @@ def contrasts(game: str) -> list[tuple]:
     return out
 
 
-def judge(ratios: dict[str, np.ndarray]) -> dict[str, Contrast | None]:
-    """Each key's contrast, Holm-adjusted over every key with at least 2 positions; None
-    for a key with fewer (not judged)."""
-    found = {k: contrast(r) for k, r in ratios.items() if len(r) >= 2}
-    adjusted = holm(found) if found else {}
-    return {k: adjusted.get(k) for k in ratios}
-
-
 def _extras(df: pd.DataFrame, game: str, key: str, setting: dict) -> str:
     """The descriptive numbers a claim reports besides its contrast."""
     d = setting["depth"][game]
     if key == "id":
         r, _ = paired(df, game, "alphabeta+id", "alphabeta", "nodes", d["plain"])
         return f"; reported: without memory, nodes alphabeta+id / alphabeta at depth {d['plain']} {geo(r):.3f}"
-    if key == "aspiration":
+    if key.startswith("aspiration"):
         # an iteration's aspiration search fails (and is searched again with a full window)
-        # exactly when its value lies a window or more from the previous iteration's
-        sub = df[(df.game == game) & (df.label == "negascout+history+tt+id+aspiration") & df.complete &
+        # exactly when its value lies a window or more from the previous iteration's; the
+        # pre-registered variant centres the window on the value two iterations back
+        sub = df[(df.game == game) & (df.label == "negascout+history+tt+id grain 1+aspiration") & df.complete &
                  (df.depth <= d["ordered"])].sort_values(["position", "depth"])
-        moved = sub.groupby("position").value.diff().dropna().abs()
-        rate = float((moved >= WINDOW[game]).mean()) if len(moved) else float("nan")
-        return (f"; reported: aspiration fails (a re-search) on {rate:.0%} of {len(moved)} iterations "
-                "(depths 2 up)")
-    if key == "grain":
+        one = sub.groupby("position").value.diff().dropna().abs()
+        two = sub.groupby("position").value.diff(2).dropna().abs()
+        rate = float((one >= WINDOW[game]).mean()) if len(one) else float("nan")
+        rate2 = float((two >= WINDOW[game]).mean()) if len(two) else float("nan")
+        return (f"; reported: the root value moves a window or more between consecutive iterations on "
+                f"{rate:.0%} of {len(one)} (a re-search each; median move {one.median():.0f}), two "
+                f"iterations apart on {rate2:.0%} of {len(two)} (median {two.median():.0f})")
+    if key == "grain" or key.startswith("mtdf"):
         parts = []
-        for label in ("mtdf+history+tt+id", f"mtdf+history+tt+id grain {GRAIN}"):
-            sub = df[(df.game == game) & (df.label == label) & (df.depth == d["ordered"]) & df.complete]
-            parts.append(f"{label.split()[-1] if 'grain' in label else 'grain 1'} "
-                         f"{(sub.passes / sub.iterations).mean():.2f}")
-        return "; reported: MTD(f) passes per iteration, " + ", ".join(parts)
+        for g in GRAINS:
+            sub = df[(df.game == game) & (df.label == f"mtdf+history+tt+id grain {g}") &
+                     (df.depth == d["ordered"]) & df.complete]
+            parts.append(f"grain {g} {(sub.passes / sub.iterations).mean():.2f}")
+        ns = df[(df.game == game) & (df.label == "negascout+history+tt+id grain 1") & (df.depth == d["ordered"])]
+        return ("; reported: MTD(f) passes per iteration at depth " + str(d["ordered"]) + ", " + ", ".join(parts)
+                + f"; NegaScout nodes per TT slot {ns.nodes.median() / TT_BIG:.2f} (median; an upper "
+                "bound of the table's fill)")
     if key == "captures":
         r, _ = paired(df, game, "alphabeta+mvv_lva", "alphabeta", "nodes", d["plain"])
         return f"; reported: captures first / generation order {geo(r):.3f}"
@@ -426,52 +469,67 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     res.table(df)
 
     cmd = command_for(NAME, full)
-    ratios, meta = {}, {}
+    ratios, meta, few = {}, {}, {}
     for game in GAMES:
-        for key, _, _, num, den, metric, fam in contrasts(game):
-            depth = setting["depth"][game][fam]
+        for key, _, _, num, den, metric, fam, back in contrasts(game):
+            depth = setting["depth"][game][fam] - back
             r, dropped = paired(df, game, num, den, metric, depth)
-            ratios[f"{game}/{key}"] = r.to_numpy()
             meta[f"{game}/{key}"] = (depth, dropped)
-    judged = judge(ratios)
-    family = sum(c is not None for c in judged.values())
+            if len(r) >= 3:
+                ratios[f"{game}/{key}"] = (r.to_numpy(), rule(key))
+            else:
+                few[f"{game}/{key}"] = len(r)
+    judged = judge(FAMILY, ratios, seed)
     claims, rows = [], []
     for game in GAMES:
-        for key, src, text, num, den, metric, fam in contrasts(game):
+        for key, src, text, num, den, metric, fam, back in contrasts(game):
             k = f"{game}/{key}"
-            c = judged[k]
+            c = judged.get(k)
             depth, dropped = meta[k]
             head = f"{game}, depth {depth}, {metric} {num} / {den} per position: "
             if c is None:
-                measured = head + (f"{len(ratios[k])} positions with both searches complete: too few for "
+                measured = head + (f"{few[k]} positions with both searches complete: too few for "
                                    "a contrast (not judged)")
+                verdict = NOT_JUDGED
             else:
-                power = (f"; {c.n} positions detect a true {detectable_effect(c.sd_log, c.n, family):.1%} "
-                         f"reduction at 80% power at the strictest Holm level (observed sd of log "
-                         f"ratios {c.sd_log:.3f})" if c.sd_log > 0 else "")
-                measured = (head + c.text() + f", Holm over {family} contrasts; {dropped} positions "
-                            "excluded (a search ended early or on a mate)" + power)
-                rows.append({"game": game, "claim": key, "depth": depth, "metric": metric, "numerator": num,
-                             "denominator": den, "ratio": c.ratio, "lo": c.lo, "hi": c.hi, "p": c.p,
-                             "p_holm": c.p_holm, "n": c.n, "sd_log": c.sd_log, "verdict": c.verdict()})
+                measured = (head + c.text() + f"; {dropped} positions excluded (a search ended early or on "
+                            "a mate)")
+                verdict = c.verdict
+                rows.append({"family": FAMILY, "game": game, "claim": key, "depth": depth, "metric": metric,
+                             "numerator": num, "denominator": den, **asdict(c)})
             claims.append(Claim(NAME, SOURCES[src], f"{game}: {text}", measured + _extras(df, game, key, setting),
-                                c.verdict() if c is not None else None, cmd))
+                                holds_of(verdict), cmd, verdict=verdict,
+                                short=f"{game}: {SHORT.get(key.split('_')[0], key)}"
+                                + (f" ({key.split('_', 1)[1].replace('_', ', ')})" if "_" in key else ""),
+                                estimate=(f"{c.interval_text()} ({metric} ratio, depth {depth})" if c else ""),
+                                n=c.n if c else None, family=FAMILY if c else ""))
+    claims.append(Claim(NAME, SOURCES["aspiration"], "both games: aspiration windows centred on the value of the "
+                        "iteration two plies back (same side to move last) save nodes; pre-registered "
+                        "variant, with MTD(f)'s first guess from the same iteration",
+                        "not run: the searcher has no switch that takes the window centre or MTD(f)'s first "
+                        "guess from two iterations back (the driver uses the previous iteration's value); "
+                        "the reported rates of a window's misses two iterations apart show what it would "
+                        "change", None, cmd, verdict=NOT_JUDGED,
+                        short="aspiration / MTD(f) guess two plies back", estimate=""))
     q = _quiescence(df, setting)
     claims.append(Claim(NAME, SOURCES["beal"], "xiangqi: a capture-only quiescence search at the horizon costs "
                         "a bounded factor of extra nodes (reported, not judged: the source states no bound)",
                         f"xiangqi, nodes {QUIESCENCE[0]} / {QUIESCENCE[1]} per position, geometric "
                         "mean by depth: "
                         + ", ".join(f"depth {int(r.depth)} {r.ratio:.2f} (n={int(r.n)})" for r in q.itertuples()),
-                        None, cmd))
+                        None, cmd, verdict=NOT_JUDGED, short="xiangqi: quiescence costs a bounded factor",
+                        estimate=", ".join(f"d{int(r.depth)} {r.ratio:.2f}" for r in q.itertuples())))
     summary = pd.DataFrame(rows)
     res.table(summary, "contrasts")
-    _figures(res, summary, q)
+    _figures(res, ratios, judged, q)
     res.claims(claims)
     res.manifest({"full": full, "positions": {g: list(suites.load(g, setting["positions"][g])) for g in GAMES},
                   "suite_seed": suites.SEED, "depths": setting["depth"], "plies": setting["plies"],
                   "backend": setting["backend"], "windows": WINDOW,
                   "grain": GRAIN, "tt_slots": TT_SLOTS,
-                  "verdict_rule": f"experiments/intervals.py (paired contrasts, Holm over {family})"}, seed)
+                  "verdict_rule": f"experiments/intervals.py judge (Holm over {len(judged)} contrasts, family "
+                  f"'{FAMILY}')", "rules": {k: asdict(rule(k.split("/")[1])) for k in ratios},
+                  "grains": GRAINS, "tt_big": TT_BIG, "engine": ENGINE}, seed)
     return claims
 
 
@@ -495,22 +553,11 @@ def _quiescence(df: pd.DataFrame, setting: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["depth", "ratio", "n"])
 
 
-def _figures(res: Results, summary: pd.DataFrame, q: pd.DataFrame) -> None:
-    """Every judged contrast with its 95% t interval; the quiescence cost by depth."""
-    fig, ax = plt.subplots(figsize=(8, 0.35 * max(len(summary), 4) + 1.2))
-    if len(summary):
-        y = np.arange(len(summary))[::-1]
-        colour = summary.verdict.map({True: "tab:green", False: "tab:red"}).fillna("tab:gray")
-        for yi, r, c in zip(y, summary.itertuples(), colour):
-            ax.errorbar(r.ratio, yi, xerr=[[r.ratio - r.lo], [r.hi - r.ratio]], fmt="o", capsize=3, color=c)
-        ax.set_yticks(y, [f"{r.game}: {r.claim} (d{r.depth})" for r in summary.itertuples()], fontsize=8)
-        ax.set_xscale("log")
-    ax.axvline(1, color="k", lw=0.8)
-    ax.set_xlabel("ratio numerator / denominator (geometric mean, 95% t interval); < 1: the claim's direction")
-    ax.set_title("Enhancement contrasts (green holds, red does not, grey inconclusive; Holm-corrected)",
-                 fontsize=9)
-    fig.tight_layout()
-    res.figure(fig)
+def _figures(res: Results, ratios: dict, judged: dict, q: pd.DataFrame) -> None:
+    """The forest plot of the judged contrasts (one Holm family); the quiescence cost by depth."""
+    if judged:
+        res.figure(forest_figure({k: v for k, (v, _) in ratios.items()}, judged,
+                                 f"Holm family '{FAMILY}'"))
     fig, ax = plt.subplots(figsize=(5, 3.6))
     ax.plot(q.depth, q.ratio, marker="o")
     ax.set_yscale("log")

@@ -200,7 +200,8 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
         + (f"this run's {len(df)} cells agree" if not broken else
            "BROKEN in this run (a bug, not a finding): "
            + ", ".join(f"{k} in {v[0]} of {v[1]} cells" for k, v in broken.items())),
-        False if broken else None, cmd)]
+        False if broken else None, cmd, verdict="does not hold" if broken else "not judged",
+        short="Knuth & Moore's identities on uniform trees", estimate="exact in every cell" if not broken else "broken")]
     if "ab_random_bf" in df:
         deepest = df.dropna(subset=["ab_random_bf"]).sort_values(["branching", "depth"]).groupby("branching").tail(1)
         near = [near_pearl(r.ab_random_bf, int(r.branching)) for r in deepest.itertuples()]

@@ -165,7 +165,7 @@ def run(args) -> int:
             claims = common.run_experiment(name, module.run, root, args.full, args.seed, resume=resume)
             print(f"{name}: {len(claims)} claims in {time.perf_counter() - t0:.1f} s")
             for c in claims:
-                print(f"  [{common.VERDICT_WORD[c.holds]}] {c.claim}\n      measured: {c.measured}")
+                print(f"  [{common.verdict_word(c)}] {c.claim}\n      measured: {c.measured}")
                 if c.holds is False:
                     failed.append(f"{name}: {c.claim}")
     path = report.write_report(root)

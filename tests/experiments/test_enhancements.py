@@ -7,18 +7,22 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments import enhancements, suites
+from experiments import enhancements, intervals, suites
 
 
 def test_enhancements_quick_run_end_to_end(tmp_path):
     claims = enhancements.run(False, 1, tmp_path)
     judged = [c for g in enhancements.GAMES for c in enhancements.contrasts(g)]
-    assert len(claims) == len(judged) + 1                # + the quiescence cost, reported
-    assert all(c.holds in (True, False, None) for c in claims)
-    for c in claims[:-1]:
-        assert "Holm" in c.measured and "per position" in c.measured
-    assert claims[-1].holds is None and "not judged" in claims[-1].claim
-    assert not any("MTD(f) searches" in c.claim for c in claims)      # the ablation's now
+    # + the guess-two-plies-back variant (not run: no searcher switch) + the quiescence cost
+    assert len(claims) == len(judged) + 2
+    assert all(c.verdict in intervals.VERDICTS for c in claims)
+    for c in claims[:-2]:
+        assert "Holm" in c.measured and "per position" in c.measured and c.family == enhancements.FAMILY
+    assert [c.verdict for c in claims[-2:]] == [intervals.NOT_JUDGED] * 2
+    # MTD(f) is compared with NegaScout at the same grain, at both parities of the depth
+    mtdf = [c for c in claims if "MTD(f) visits at most 0.95x" in c.claim]
+    assert len(mtdf) == 2 * len(enhancements.JUDGED_GRAINS) * len(enhancements.GAMES)
+    assert all("claimed ratio <= 0.95" in c.measured for c in mtdf)
     for f in ("table.csv", "table.parquet", "contrasts.csv", "figure.png", "quiescence.png",
               "claims.json", "manifest.json"):
         assert (tmp_path / f).exists(), f
@@ -28,6 +32,7 @@ def test_enhancements_quick_run_end_to_end(tmp_path):
     assert (mt.passes >= mt.iterations).all()            # at least one MTD(f) pass an iteration
     summary = pd.read_csv(tmp_path / "contrasts.csv")
     assert ((summary.p_holm >= summary.p) & (summary.lo <= summary.ratio) & (summary.ratio <= summary.hi)).all()
+    assert set(summary.verdict) <= set(intervals.VERDICTS)
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert manifest["config"]["backend"] == "python" and not manifest["config"]["full"]
 
@@ -52,7 +57,7 @@ def _rows(label, nodes, depth=4, game="gomoku", complete=True):
 def test_the_history_increment_contrast_is_oriented_so_below_one_means_pow2_wins():
     """"1<<depth orders better than depth^2": the claim's numerator is the document's
     (pow2) line, so fewer pow2 nodes make a ratio below 1 and the claim holds."""
-    key = {k: (num, den) for k, _, _, num, den, _, _ in enhancements.contrasts("gomoku")}
+    key = {k: (num, den) for k, _, _, num, den, _, _, _ in enhancements.contrasts("gomoku")}
     num, den = key["history_inc"]
     assert enhancements.history_settings("gomoku")[num][0] == "pow2"
     assert enhancements.history_settings("gomoku")[den][0] == "square"
@@ -62,25 +67,29 @@ def test_the_history_increment_contrast_is_oriented_so_below_one_means_pow2_wins
     df = pd.DataFrame(_rows(num, pow2) + _rows(den, square))
     ratios, dropped = enhancements.paired(df, "gomoku", num, den, "nodes", 4)
     assert dropped == 0 and (ratios < 1).all()
-    c = enhancements.judge({"gomoku/history_inc": ratios.to_numpy()})["gomoku/history_inc"]
-    assert c.verdict() is True
-    worse = enhancements.judge({"x": (1 / ratios).to_numpy()})["x"]
-    assert worse.verdict() is False
+    rule = enhancements.rule("history_inc")
+    c = intervals.judge("f", {"gomoku/history_inc": (ratios.to_numpy(), rule)})["gomoku/history_inc"]
+    assert c.verdict == intervals.HOLDS
+    worse = intervals.judge("f", {"x": ((1 / ratios).to_numpy(), rule)})["x"]
+    assert worse.verdict == intervals.FAILS
 
 
-def test_a_contrast_drops_positions_with_an_incomplete_search_and_needs_two():
+def test_a_contrast_drops_positions_with_an_incomplete_search():
     df = pd.DataFrame(_rows("a", [10, 20, 30]) + _rows("b", [20, 40, 60])[:2]
                       + _rows("b", [60], complete=False)[:1])
     df.loc[df.index[-1], "position"] = "p2"
     ratios, dropped = enhancements.paired(df, "gomoku", "a", "b", "nodes", 4)
     assert list(ratios) == [0.5, 0.5] and dropped == 1
-    judged = enhancements.judge({"two": ratios.to_numpy(), "one": ratios.to_numpy()[:1]})
-    assert judged["one"] is None and judged["two"].n == 2
+
+
+def test_the_mtdf_rule_tests_the_claimed_five_percent_and_the_others_any_reduction():
+    assert enhancements.rule("mtdf_g1_deepest").claimed == 0.95
+    assert enhancements.rule("aspiration_deepest").claimed == 1.0
 
 
 @pytest.mark.parametrize("game", enhancements.GAMES)
 def test_every_contrast_names_configurations_the_run_searches(game):
     labels = {c["label"] for c in enhancements.configs(game)} | set(enhancements.history_settings(game))
-    for key, src, _, num, den, metric, fam in enhancements.contrasts(game):
+    for key, src, _, num, den, metric, fam, back in enhancements.contrasts(game):
         assert {num, den} <= labels and src in enhancements.SOURCES
-        assert fam in enhancements.FULL["depth"][game]
+        assert fam in enhancements.FULL["depth"][game] and back in (0, 1)
