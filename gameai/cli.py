@@ -14,6 +14,10 @@ from . import __version__, commands
 from .errors import GameError
 
 
+#: Commands that never compile a numba kernel, so never need the kernel cache folder.
+_COMPILE_NOTHING = ("list", "tune")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gameai", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"gameai {__version__}")
@@ -34,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        if args.command not in _COMPILE_NOTHING:   # an unusable cache: an error, not a
+            from .prepare import check_cache_dir   # silent compile of minutes
+            check_cache_dir()
         return int(args._run(args) or 0)
     except GameError as exc:
         print(f"gameai {args.command}: error: {exc}", file=sys.stderr)

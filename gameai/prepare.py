@@ -21,6 +21,33 @@ from typing import Callable, Iterator
 from .errors import SpecError
 from .presets import PRESETS, preset_names
 
+def check_cache_dir() -> str | None:
+    """The kernel cache folder (:func:`gameai.compiled.jit.cache_dir`), made if missing and
+    checked writable; a :class:`~gameai.errors.GameError` naming it and
+    ``GAMEAI_CACHE_DIR`` when it cannot hold kernels (a file, a read-only folder), before
+    minutes of compiling that could not be kept. None without numba (nothing is cached)."""
+    import os
+    import tempfile
+
+    from .compiled import AVAILABLE
+    from .compiled.jit import cache_dir
+    from .errors import GameError
+    if not AVAILABLE:
+        return None
+    path = cache_dir().rstrip("/")
+    try:
+        os.makedirs(path, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError as exc:
+        env = os.environ.get("GAMEAI_CACHE_DIR")
+        where = f"GAMEAI_CACHE_DIR={env}" if env else "the default kernel cache folder"
+        raise GameError(f"{where} cannot hold compiled kernels: {path}: "
+                        f"{exc.strerror or exc}; set GAMEAI_CACHE_DIR to a writable folder "
+                        "(nothing was compiled)") from None
+    return path
+
+
 #: The games with presets, in the order ``gameai prepare`` compiles them.
 GAMES = tuple(dict.fromkeys(p.game for p in PRESETS))
 

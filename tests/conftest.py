@@ -47,3 +47,41 @@ def installed(wheel, tmp_path_factory) -> Path:
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
                    check=True)
     return site
+
+
+# -- a cold kernel cache is said, not a silent first few minutes ------------------------------
+def pytest_configure(config):
+    """Say on the terminal when the first numba kernel of the run starts compiling (an
+    empty or outdated disk cache: minutes in which the dots stop), and at the end how
+    many were compiled; from a warm cache nothing is said."""
+    from gameai.compiled import AVAILABLE
+    if not AVAILABLE:
+        return
+    from gameai.compiled.jit import cache_dir
+    from gameai.prepare import counting_compiles
+
+    def first() -> None:
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        capture = config.pluginmanager.get_plugin("capturemanager")
+        if reporter is None:
+            return
+        import contextlib
+        with capture.global_and_fixture_disabled() if capture else contextlib.nullcontext():
+            reporter.write_line(f"gameai: compiling numba kernels into {cache_dir().rstrip('/')} "
+                                "(a cold cache: the next tests wait minutes for it, once; "
+                                "'gameai prepare' fills it ahead)", yellow=True)
+    config._gameai_compiles = counting_compiles(on_first=first)
+    config._gameai_compiled = config._gameai_compiles.__enter__()
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    box = getattr(config, "_gameai_compiled", None)
+    if box and box[0]:
+        terminalreporter.write_line(f"gameai: {box[0]} numba kernels compiled in this process "
+                                    "(the disk cache keeps them for the next run)")
+
+
+def pytest_unconfigure(config):
+    cm = getattr(config, "_gameai_compiles", None)
+    if cm is not None:
+        cm.__exit__(None, None, None)

@@ -39,3 +39,37 @@ def limit_options(args: argparse.Namespace) -> dict:
                       else describe(tp))
             raise SpecError(f"--{key} {value!r}: expected {wanted}") from None
     return limits
+
+
+class compile_notice:
+    """``with compile_notice("gameai search"):`` says on stderr when a numba kernel starts
+    compiling inside the block (an empty or outdated disk cache: half a minute to a few
+    minutes, once), and how long the block then took, so a cold start is never a silent
+    wait; from a warm cache it says nothing."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+
+    def __enter__(self):
+        import sys
+        import time
+
+        from ..prepare import counting_compiles
+
+        def started() -> None:
+            self.t0 = time.perf_counter()
+            print(f"{self.command}: preparing: compiling the search's kernels, once on this "
+                  "machine (half a minute to a few minutes; 'gameai prepare' does it ahead)",
+                  file=sys.stderr, flush=True)
+        self.t0 = None
+        self._cm = counting_compiles(on_first=started)
+        self._cm.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        import sys
+        import time
+        self._cm.__exit__(*exc)
+        if self.t0 is not None and exc[0] is None:
+            print(f"{self.command}: prepared in {time.perf_counter() - self.t0:.1f} s",
+                  file=sys.stderr, flush=True)

@@ -5,7 +5,7 @@ import time
 
 from ..errors import SpecError
 from ..games.perft import MAX_DEPTH, check_depth, divide, perft
-from ._common import add_game_options, game_from_args
+from ._common import add_game_options, compile_notice, game_from_args
 
 
 def add_parser(sub):
@@ -25,6 +25,9 @@ def run(args) -> int:
     if args.divide and args.backend != "python":
         raise SpecError("perft --divide runs on the python backend only")
     state = game_from_args(args)
+    if args.backend == "compiled":   # compile (or load) the kernel now, saying so if it compiles
+        with compile_notice("gameai perft"):
+            perft(state, 1, backend="compiled")
     t0 = time.perf_counter()
     if args.divide:
         counts = divide(state, args.depth)

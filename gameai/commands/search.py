@@ -6,7 +6,7 @@ import sys
 
 from ..games.protocol import line_text
 from ..registry import make_searcher
-from ._common import add_game_options, game_from_args, limit_options
+from ._common import add_game_options, compile_notice, game_from_args, limit_options
 
 
 def add_parser(sub):
@@ -47,6 +47,9 @@ def run(args) -> int:
             print(f"depth {row['depth']:>2}  value {row['value']:>10}  nodes {row['nodes']:>10}  "
                   f"time {row['time_s']:.3f}s  pv {pv}")
 
+    if getattr(searcher, "backend", None) == "compiled":
+        with compile_notice("gameai search"):   # a cold kernel cache is said, off the clock
+            searcher.prepare(state)
     r = searcher.search(state, limits or None, on_iteration=on_iteration,
                         on_root_move=_progress if args.progress else None)
     move, pv = r.move_str, r.pv_str

@@ -2,6 +2,7 @@
 reads, and the engines and ``gameai play`` say when a cold cache makes them compile."""
 import io
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -174,3 +175,20 @@ def test_play_against_a_python_opponent_compiles_the_hint_only_at_the_first_hint
     assert out[1].startswith("prepared in ") and thought == [session.hinter]
     session.command("hint")                         # the second hint compiles nothing more
     assert len(seen) == 1 and len(thought) == 2
+
+
+@needs_numba
+@pytest.mark.parametrize("compiles", [True, False])
+def test_search_and_perft_say_they_are_preparing_only_when_a_kernel_compiles(capsys, compiles):
+    import numba
+
+    from gameai.commands._common import compile_notice
+    with compile_notice("gameai search"):
+        if compiles:                                  # stands for a cold cache's compile
+            numba.njit(lambda v: v * 5)(3)
+    err = capsys.readouterr().err.splitlines()
+    if compiles:
+        assert err[0].startswith("gameai search: preparing: compiling the search's kernels")
+        assert re.fullmatch(r"gameai search: prepared in \d+\.\d s", err[1])
+    else:
+        assert err == []
