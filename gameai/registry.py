@@ -10,22 +10,100 @@ parameter's annotation (see :mod:`gameai.spec`: booleans, bounded numbers, choic
 The catalogs that fill the tables are imported on first use of a table, not by this
 module at import time, so ``registry`` and the catalogs do not import each other in a
 circle; a catalog that fails to import is an error, never silently skipped.
+
+A researcher's own code comes in three ways (the guide "Add an evaluator"):
+
+* a Python value: ``make_searcher("alphabeta(depth=3)", eval=my_function)``;
+* a reference ``module:attr`` wherever a name goes (``eval=mymod:MyEval``,
+  ``make_searcher("mymod:MySearcher(depth=2)")``): the module is imported in the process
+  that uses it, so the spec string works in tournament workers and on the command line;
+* an installed package's entry points, groups ``gameai.evaluators``, ``gameai.searchers``,
+  ``gameai.players`` and ``gameai.games`` (:data:`GROUPS`): their names join the tables.
+
+Names registered at run time with :meth:`Registry.register` live in one process;
+:func:`registrations` lists them and :func:`register_all` repeats them in another, which
+is how a tournament's worker processes learn them.
 """
 from __future__ import annotations
 
 import importlib
 import inspect
 import sys
+import warnings
 from typing import Any, Callable
 
 from . import presets
 from .errors import SpecError
-from .spec import convert, parse_spec, parse_spec_text
+from .spec import convert, is_reference, parse_spec, parse_spec_text
 
 #: The catalog module that registers each kind's built-in names (imported on first use).
 _CATALOGS = {"game": "gameai.games.catalog", "evaluator": "gameai.evaluators.catalog",
              "searcher": "gameai.search.catalog", "player": "gameai.players.catalog",
              "part": "gameai.search.catalog"}
+
+#: The entry-point group from which installed packages add names to each kind's table
+#: (``[project.entry-points."gameai.evaluators"] mobility = "mypkg.evals:Mobility"``).
+GROUPS = {"game": "gameai.games", "evaluator": "gameai.evaluators",
+          "searcher": "gameai.searchers", "player": "gameai.players"}
+
+#: What a reference of each kind must name, for the errors that refuse one.
+_EXPECTED = {
+    "evaluator": "an evaluator is a class (made with the spec's parameters), a function of "
+                 "the position, or an object with __call__(state)",
+    "searcher": "a searcher is a class or function that makes an object with "
+                "search(state, limits)",
+    "player": "a player is a class or function that makes an object with choose(state) "
+              "(or a searcher, with search(state, limits))",
+    "game": "a game is a class or function that makes a position",
+    "part": "a part is a class",
+}
+
+_BUILTIN_LOADING = [0]   #: > 0 while a built-in catalog registers its names
+
+
+def load_reference(ref: str, kind: str = "evaluator") -> Any:
+    """The object a ``module:attr`` reference names (``attr`` may be dotted), imported in
+    this process; a :class:`SpecError` naming the module or attribute that is missing."""
+    module, _, attr = ref.partition(":")
+    if not module or not attr:
+        raise SpecError(f"{kind} {ref!r}: expected module:attr (e.g. mymod:MyEval)")
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or module
+        if module == missing or module.startswith(missing + "."):
+            raise SpecError(
+                f"{kind} {ref!r}: no module named {missing!r} in this process; put the "
+                "folder that holds it on PYTHONPATH or install its package (a command such "
+                "as gameai tournament does not look in the current folder; worker "
+                "processes need it too)") from None
+        raise SpecError(f"{kind} {ref!r}: importing module {module!r} failed: {exc}") from None
+    except Exception as exc:
+        raise SpecError(f"{kind} {ref!r}: importing module {module!r} failed: "
+                        f"{type(exc).__name__}: {exc}") from None
+    obj: Any = mod
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            own = sorted(n for n, v in vars(mod).items() if not n.startswith("_") and
+                         callable(v) and getattr(v, "__module__", None) == mod.__name__)
+            where = getattr(mod, "__file__", None) or module
+            raise SpecError(f"{kind} {ref!r}: module {module!r} ({where}) has no attribute "
+                            f"{attr!r}; it defines: {', '.join(own[:30]) or '(nothing callable)'}"
+                            ) from None
+    return obj
+
+
+def _ready(obj: Any) -> Callable[[], Any]:
+    """The factory of an evaluator that is already made (a function or an object): it takes
+    no parameters and returns ``obj`` itself."""
+    def ready() -> Any:
+        return obj
+    ready.ready = obj                                  # type: ignore[attr-defined]
+    if getattr(obj, "games", None) is not None:
+        ready.games = obj.games                        # type: ignore[attr-defined]
+    return ready
 
 
 #: Parameters that were measured, dropped and deleted: ``(kind, parameter) -> (the names
@@ -75,19 +153,57 @@ class Registry:
         self._docs: dict[str, str] = {}
         self._hints: dict[str, dict[str, Any]] = {}
         self._catalog = _CATALOGS.get(kind)
+        self._factories: dict[str, Callable[..., Any]] = {}   # resolved, by name or reference
+        self._user: dict[str, tuple[Any, str, dict[str, Any]]] = {}
+        self._plugins_loaded = kind not in GROUPS
 
     def _load_catalog(self) -> None:
-        """Import the built-in catalog once (it calls :meth:`register`); errors propagate."""
+        """Import the built-in catalog once (it calls :meth:`register`), then the installed
+        packages' entry points; errors propagate."""
         if self._catalog is not None:
-            importlib.import_module(self._catalog)
+            _BUILTIN_LOADING[0] += 1
+            try:
+                importlib.import_module(self._catalog)
+            finally:
+                _BUILTIN_LOADING[0] -= 1
             self._catalog = None
+        if not self._plugins_loaded:
+            self._plugins_loaded = True
+            self._load_plugins()
+
+    def _load_plugins(self) -> None:
+        """Add the names of the entry-point group :data:`GROUPS` of this kind, lazily (the
+        package is imported when its name is first used); a built-in name wins."""
+        from importlib.metadata import entry_points
+        for ep in entry_points(group=GROUPS[self.kind]):
+            dist = getattr(getattr(ep, "dist", None), "name", None) or "an installed package"
+            if ep.name in self._entries:
+                if self._entries[ep.name] != ep.value:
+                    warnings.warn(f"{self.kind} {ep.name!r} from {dist} ({ep.value}) is "
+                                  "ignored: the name is taken", stacklevel=3)
+                continue
+            self._entries[ep.name] = ep.value
+            self._defaults[ep.name] = {}
+            self._docs[ep.name] = f"from the package {dist} ({ep.value})"
 
     def register(self, name: str, target: str | Callable[..., Any], doc: str = "",
                  **defaults: Any) -> None:
-        """Register ``name``; ``defaults`` are parameters preset for this name (aliases)."""
+        """Register ``name``; ``defaults`` are parameters preset for this name (aliases).
+
+        ``target`` is a ``"module:attr"`` string (imported on first use) or the factory
+        itself; an evaluator's target may also be a ready evaluator (a function or object).
+        A registration made at run time (not by a built-in catalog) is listed by
+        :func:`registrations`, so tournaments repeat it in their worker processes."""
+        if is_reference(name):
+            raise SpecError(f"{self.kind} name {name!r}: a registered name has no ':' (that "
+                            "form is a module:attr reference, usable without registering)")
         self._entries[name] = target
         self._defaults[name] = defaults
         self._docs[name] = doc
+        self._factories.pop(name, None)
+        self._hints.pop(name, None)
+        if not _BUILTIN_LOADING[0]:
+            self._user[name] = (target, doc, dict(defaults))
 
     def names(self) -> list[str]:
         self._load_catalog()
@@ -97,14 +213,33 @@ class Registry:
         return {n: self._docs[n] for n in self.names()}
 
     def factory(self, name: str) -> Callable[..., Any]:
-        self._load_catalog()
-        if name not in self._entries:
-            raise SpecError(f"unknown {self.kind} {name!r}; known: {', '.join(self.names())}")
-        target = self._entries[name]
-        if isinstance(target, str):
-            module, _, attr = target.partition(":")
-            target = getattr(importlib.import_module(module), attr)
-            self._entries[name] = target
+        """What makes the thing ``name`` names: a registered name, or a ``module:attr``
+        reference imported now (a :class:`SpecError` names a missing module or attribute,
+        or a target that is not callable)."""
+        made = self._factories.get(name)
+        if made is not None:
+            return made
+        if is_reference(name):
+            target: Any = load_reference(name, self.kind)
+            what = name
+        else:
+            self._load_catalog()
+            if name not in self._entries:
+                raise SpecError(f"unknown {self.kind} {name!r}; known: {', '.join(self.names())}")
+            target = self._entries[name]
+            what = f"{name} ({target})" if isinstance(target, str) else name
+            if isinstance(target, str):
+                target = load_reference(target, self.kind)
+        if self.kind == "evaluator" and not inspect.isclass(target) and callable(target):
+            target = _ready(target)                # a function or object: used as it is
+        if not callable(target):
+            raise SpecError(f"{self.kind} {what!r} is of type {type(target).__name__}, not "
+                            f"callable; {_EXPECTED.get(self.kind, 'expected a callable')}")
+        if self.kind == "evaluator" and inspect.isclass(target) and \
+                not any("__call__" in vars(k) for k in target.__mro__[:-1]):
+            raise SpecError(f"evaluator {what!r}: class {target.__name__} has no "
+                            "__call__(self, state), so its objects cannot score a position")
+        self._factories[name] = target
         return target
 
     def parameters(self, name: str) -> list[str] | None:
@@ -149,6 +284,10 @@ class Registry:
         given = {**self._defaults.get(name, {}), **texts, **params}
         if accepted is not None:
             unknown = sorted(set(given) - set(accepted))
+            if unknown and hasattr(self.factory(name), "ready"):
+                raise SpecError(f"{self.kind} {name!r} is a ready evaluator (a function or "
+                                f"object), so it takes no parameters (given: {unknown}); "
+                                "make it a class whose __init__ takes them")
             if unknown:
                 gone = removed_message(self.kind, name, unknown)
                 if gone is not None:
@@ -185,26 +324,94 @@ def load_game(spec: str = "xiangqi", **params: Any):
     return GAMES.create(spec, **params)
 
 
-def make_evaluator(spec: str, state=None, **params: Any):
-    """Create an evaluator by name, e.g. ``make_evaluator("gomoku.patterns")``.
+REGISTRIES = {r.kind: r for r in (GAMES, SEARCHERS, EVALUATORS, PLAYERS, PARTS)}
+
+#: One run-time registration: (kind, name, target, doc, defaults).
+Registration = tuple[str, str, Any, str, dict[str, Any]]
+
+
+def registrations() -> tuple[Registration, ...]:
+    """The names registered at run time in this process (not by the built-in catalogs nor
+    by installed packages), for :func:`register_all` in another process: a tournament
+    passes them to its workers with every game, so a name registered in a notebook plays
+    with ``jobs=2`` as with one. A target given as an object (not a ``module:attr``
+    string) travels by pickling (cloudpickle: a class or function defined in a notebook
+    travels by value)."""
+    return tuple((r.kind, name, *entry) for r in REGISTRIES.values()
+                 for name, entry in r._user.items())
+
+
+def register_all(regs: tuple[Registration, ...] | list[Registration]) -> None:
+    """Repeat :func:`registrations` of another process here (a no-op for those already
+    made); an unknown kind is a :class:`SpecError`."""
+    for kind, name, target, doc, defaults in regs:
+        reg = REGISTRIES.get(kind)
+        if reg is None:
+            raise SpecError(f"registration of {name!r}: unknown kind {kind!r}")
+        if reg._user.get(name) != (target, doc, defaults):
+            reg.register(name, target, doc, **defaults)
+
+
+def _check_evaluator_object(ev: Any, owner: str) -> None:
+    """Refuse a Python value given as an evaluator that cannot score a position."""
+    if inspect.isclass(ev):
+        raise SpecError(f"{owner}={ev.__name__}: a class, not an evaluator; pass an "
+                        f"instance ({ev.__name__}()) or a spec string")
+    if not callable(ev):
+        raise SpecError(f"{owner}={ev!r}: expected an evaluator spec (a registered name or "
+                        "module:attr) or a callable ev(state) -> number")
+
+
+def _check_fit(ev: Any, label: str, state: Any) -> None:
+    """An evaluator whose ``games`` (game names) lacks ``state``'s game is refused, with
+    the registered evaluators that fit."""
+    games = getattr(ev, "games", None)
+    if state is not None and games is not None and state.name not in games:
+        fits = [n for n in EVALUATORS.names() if state.name in _games_of(n, state.name)]
+        raise SpecError(f"evaluator {label} scores {', '.join(games)} positions, not "
+                        f"{state.name}; for {state.name} use one of: {', '.join(fits)}")
+
+
+def _games_of(name: str, default: str) -> tuple[str, ...]:
+    """The games a registered evaluator declares (``(default,)`` when it declares none or
+    cannot be imported: a broken plug-in must not hide the error being reported)."""
+    try:
+        return getattr(EVALUATORS.factory(name), "games", None) or (default,)
+    except SpecError:
+        return ()
+
+
+def make_evaluator(spec: Any, state=None, **params: Any):
+    """Create an evaluator by name, e.g. ``make_evaluator("gomoku.patterns")``, or by
+    reference (``"mymod:MyEval(scale=2)"``); a callable is returned as it is.
 
     With ``state``, check that the evaluator can score that game: an evaluator whose class
     declares ``games = (...)`` (game names) is refused for any other game.
     """
-    ev = EVALUATORS.create(spec, **params)
-    games = getattr(ev, "games", None)
-    if state is not None and games is not None and state.name not in games:
-        fits = [n for n in EVALUATORS.names()
-                if state.name in getattr(EVALUATORS.factory(n), "games", (state.name,))]
-        raise SpecError(f"evaluator {spec!r} scores {', '.join(games)} positions, not "
-                        f"{state.name}; for {state.name} use one of: {', '.join(fits)}")
+    if isinstance(spec, str):
+        ev = EVALUATORS.create(spec, **params)
+        label = repr(spec)
+        if not callable(ev):
+            raise SpecError(f"evaluator {spec!r} made a {type(ev).__name__}, which is not "
+                            "callable; an evaluator scores a position: ev(state) -> number")
+    else:
+        _check_evaluator_object(spec, "evaluator")
+        if params:
+            raise SpecError(f"evaluator {spec!r}: parameters {sorted(params)} need a spec string")
+        ev, label = spec, repr(getattr(spec, "name", None) or getattr(spec, "__name__", spec))
+    _check_fit(ev, label, state)
     return ev
 
 
 def check_evaluator_spec(spec: Any, owner: str = "searcher parameter eval") -> None:
-    """Refuse an evaluator spec that builds nothing (empty, unknown name, unknown or bad
-    parameter) when the searcher is made, not at its first search; the game fit is
-    checked at search time (:func:`make_evaluator` with the position)."""
+    """Refuse an evaluator spec that builds nothing (empty, unknown name, a module or
+    attribute that cannot be imported, unknown or bad parameter) when the searcher is
+    made, not at its first search; a callable passes (a class is refused: its instance
+    is the evaluator). The game fit is checked at search time (:func:`make_evaluator`
+    with the position)."""
+    if spec is not None and not isinstance(spec, str):
+        _check_evaluator_object(spec, owner)
+        return
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError(f"{owner}={spec!r}: expected an evaluator spec; known: "
                         f"{', '.join(EVALUATORS.names())}")
@@ -243,7 +450,7 @@ def _unknown(spec: str, game: Any, kinds: tuple[Registry, ...]) -> None:
     if game is None:
         return
     name = parse_spec_text(spec)[0]
-    if not any(name in reg.names() for reg in kinds):
+    if not is_reference(name) and not any(name in reg.names() for reg in kinds):
         what = ", ".join(reg.kind for reg in kinds)
         known = "; ".join(f"{reg.kind}s: {', '.join(reg.names())}" for reg in kinds)
         raise SpecError(f"unknown {what} or preset {name!r}; presets: {presets.available()}; "
@@ -258,12 +465,32 @@ def make_searcher(spec: str, game: Any = None, **params: Any) -> Any:
     return SEARCHERS.create(spec, **params)
 
 
-def make_player(spec: str, game: Any = None, **params: Any) -> Any:
-    """Create a player: any searcher spec, a player name such as ``random``, or a preset
-    of ``game`` (``make_player("strong", game="renju")``)."""
+def make_player(spec: Any, game: Any = None, **params: Any) -> Any:
+    """Create a player: any searcher spec, a player name such as ``random``, a preset
+    of ``game`` (``make_player("strong", game="renju")``), a ``module:attr`` reference to
+    a player or searcher class, or a Python object: a player (it has ``choose``) is
+    returned as it is, a searcher (it has ``search``) is wrapped in the ``search`` player."""
+    if not isinstance(spec, str):
+        if hasattr(spec, "choose") and not params:
+            return spec
+        if hasattr(spec, "search"):
+            return PLAYERS.create("search", searcher=spec, **params)
+        raise SpecError(f"player {spec!r}: expected a spec string, a player (with "
+                        "choose(state)) or a searcher (with search(state, limits))")
     given, spec = spec, resolve_preset(spec, game)
     _unknown(spec, game, (PLAYERS, SEARCHERS))
-    name, _ = parse_spec(spec)
+    name, _ = parse_spec_text(spec)
+    if is_reference(name):
+        target = PLAYERS.factory(name)     # the import: a missing module or name is named
+        if inspect.isclass(target) and hasattr(target, "search") and not hasattr(target, "choose"):
+            return PLAYERS.create("search", searcher=spec, **params)
+        made = PLAYERS.create(spec, **params)
+        if hasattr(made, "choose"):
+            return made
+        if hasattr(made, "search"):
+            return PLAYERS.create("search", searcher=made, name=given)
+        raise SpecError(f"player {spec!r} made a {type(made).__name__}, which has neither "
+                        f"choose(state) nor search(state, limits); {_EXPECTED['player']}")
     if name not in PLAYERS.names() and name in SEARCHERS.names():
         if spec != given:            # a preset: its short name, not the long spec
             params.setdefault("name", given)

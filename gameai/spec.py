@@ -1,6 +1,8 @@
 """Parse spec strings such as ``"negascout(depth=5,tt=true)"`` and validate their parameters.
 
 Parsing (:func:`parse_spec_text`) splits a spec into a name and the *text* of each value;
+the name is a registered one or a reference ``module:attr`` to the researcher's own code
+(``mymod:MyEval(scale=2)``, see :func:`is_reference`);
 quote a value (``'...'`` or ``"..."``) to keep commas, spaces or parentheses in it, e.g.
 ``engine(cmd="python -m gameai engine --game xiangqi")``.
 
@@ -14,7 +16,8 @@ declares, so a value never reaches a constructor as the wrong type
 * ``typing.Literal[...]``: one of the listed choices;
 * ``X | None``: ``none`` (or ``null``) or an ``X``;
 * ``str``: the text as written;
-* callables (and anything else) cannot be set from text, only as Python keywords.
+* callables and ``runtime_checkable`` Protocols (an object with the protocol's methods)
+  cannot be set from text, only as Python keywords; anything else neither.
 
 A value given as a Python keyword is checked against the same declaration (an ``int`` is
 accepted where a ``float`` is declared, never a ``bool`` for a number). Every failure is a
@@ -36,6 +39,8 @@ from typing import Any
 from .errors import SpecError
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
+#: a spec's name: a registered name, or a reference ``package.module:attr`` to a factory
+_SPEC_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*(?::[A-Za-z_][A-Za-z0-9_.]*)?")
 _INT = re.compile(r"[+-]?[0-9]{1,30}")
 _FLOAT = re.compile(r"[+-]?([0-9]{1,30}(\.[0-9]{0,30})?|\.[0-9]{1,30})([eE][+-]?[0-9]{1,3})?")
 
@@ -77,6 +82,9 @@ Seconds = typing.Annotated[float, Range(0, 86400, lo_open=True)]
 Nodes = typing.Annotated[int, Range(1, 10 ** 12)]
 #: A nominal search depth in plies (the search recurses once per ply).
 Depth = typing.Annotated[int, Range(1, 256)]
+#: A searcher's ``eval`` parameter: a spec string (a registered name or ``module:attr``),
+#: or, from Python, an evaluator itself: ``ev(state) -> number`` for the side to move.
+EvalSpec = typing.Union[str, collections.abc.Callable[[Any], float], None]
 #: Transposition-table slots (rounded up to a power of two; 2**26 slots is ~0.5 GB of
 #: slot pointers before any entry is stored).
 TTSize = typing.Annotated[int, Range(1, 1 << 26)]
@@ -146,7 +154,7 @@ def parse_spec_text(spec: str) -> tuple[str, dict[str, str]]:
     if not isinstance(spec, str):
         raise SpecError(f"spec must be a string, got {type(spec).__name__}")
     s = spec.strip()
-    m = _NAME.match(s)
+    m = _SPEC_NAME.match(s)
     if not m:
         raise SpecError(f"spec {spec!r} does not start with a name")
     name, rest = m.group(0), s[m.end():].strip()
@@ -170,6 +178,12 @@ def parse_spec_text(spec: str) -> tuple[str, dict[str, str]]:
             raise SpecError(f"spec {spec!r}: parameter {key!r} given twice")
         params[key] = value
     return name, params
+
+
+def is_reference(name: str) -> bool:
+    """Whether a spec's name is a ``module:attr`` reference to code outside the registry
+    (the registry imports ``module`` and takes ``attr``), rather than a registered name."""
+    return isinstance(name, str) and ":" in name
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
@@ -232,11 +246,19 @@ def describe(tp: Any) -> str:
         return "a string"
     if _is_callable_type(base):
         return "a callable (Python keyword only, not settable from a spec string)"
+    if is_protocol(base):
+        return f"a {base.__name__} object (Python keyword only, not settable from a spec string)"
     return f"a Python {getattr(base, '__name__', base)} (not settable from a spec string)"
 
 
 def _is_callable_type(tp: Any) -> bool:
     return tp is collections.abc.Callable or typing.get_origin(tp) is collections.abc.Callable
+
+
+def is_protocol(tp: Any) -> bool:
+    """Whether ``tp`` is a ``typing.runtime_checkable`` Protocol: a Python value must be an
+    instance (have its methods); text never is one."""
+    return isinstance(tp, type) and bool(getattr(tp, "_is_runtime_protocol", False))
 
 
 class _Reject(Exception):
@@ -324,6 +346,10 @@ def _from_python(value: Any, tp: Any) -> Any:
         raise _Reject
     elif _is_callable_type(base):
         if callable(value):
+            return value
+        raise _Reject
+    elif is_protocol(base):
+        if isinstance(value, base):
             return value
         raise _Reject
     else:

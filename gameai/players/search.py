@@ -2,8 +2,9 @@
 from __future__ import annotations
 
 from dataclasses import asdict, is_dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
+from ..errors import SpecError
 from ..games.protocol import line_text
 from ..registry import make_searcher
 from ..search.stats import SearchStats
@@ -28,8 +29,16 @@ def limits_dict(limits: Any) -> dict[str, Any] | None:
     return d or None
 
 
+@runtime_checkable
+class SearcherLike(Protocol):
+    """What the search player asks of a searcher given as an object."""
+
+    def search(self, state: Any, limits: Any = None) -> Any: ...
+
+
 class SearchPlayer:
-    """Wraps a searcher spec; per-move limits come from the spec or from ``choose(limits=)``.
+    """Wraps a searcher spec (or a searcher object, anything with ``search(state,
+    limits)``); per-move limits come from the spec or from ``choose(limits=)``.
 
     ``depth``/``nodes``/``time`` given here are per-move limits for every move of the game
     (the tournament's ``--depth``/``--nodes``/``--time``); a limit passed to ``choose``
@@ -38,11 +47,18 @@ class SearchPlayer:
 
     accepts_limits = True
 
-    def __init__(self, searcher: str, depth: Depth | None = None, nodes: Nodes | None = None,
-                 time: Seconds | None = None, name: str | None = None) -> None:
-        self.spec = searcher
-        self.name = name or searcher
-        self.searcher = make_searcher(searcher)
+    def __init__(self, searcher: str | SearcherLike, depth: Depth | None = None,
+                 nodes: Nodes | None = None, time: Seconds | None = None,
+                 name: str | None = None) -> None:
+        if isinstance(searcher, str):
+            self.spec, self.searcher = searcher, make_searcher(searcher)
+        elif callable(getattr(searcher, "search", None)):
+            self.searcher = searcher
+            self.spec = str(getattr(searcher, "name", None) or type(searcher).__name__)
+        else:
+            raise SpecError(f"player search: searcher={searcher!r}: expected a searcher spec "
+                            "or an object with search(state, limits)")
+        self.name = name or self.spec
         self.limits = limits_dict({"depth": depth, "nodes": nodes, "time": time})
 
     def new_game(self, seed: int) -> None:

@@ -29,7 +29,7 @@ from typing import Annotated, Any
 
 from ..errors import SpecError
 from ..games.protocol import fast_push
-from ..spec import Nodes, Range, Seconds
+from ..spec import EvalSpec, Nodes, Range, Seconds
 from .driver import allowed_root_moves
 from .negamax import Searcher
 from .stats import MATE, Limits, SearchResult, SearchStats
@@ -55,7 +55,7 @@ class MCTS:
                  rollout_depth: Annotated[int, Range(0, 100_000)] = 60,
                  scale: Annotated[float, Range(0, 1e12, lo_open=True)] = 400.0, seed: int = 0,
                  nodes: Nodes | None = None, time: Seconds | None = None,
-                 eval: str | None = None) -> None:
+                 eval: EvalSpec = None) -> None:
         if not isinstance(iterations, int) or iterations < 1:
             raise SpecError(f"mcts iterations must be a positive integer, got {iterations!r}")
         if not isinstance(rollout_depth, int) or rollout_depth < 0:
@@ -65,6 +65,10 @@ class MCTS:
         self._evals = Searcher(eval=eval)
         self.rng = random.Random(seed)
         self.name = f"mcts(iterations={iterations})"
+
+    def evaluator(self, state):
+        """The evaluator that scores cut-off rollouts on ``state``'s game."""
+        return self._evals.evaluator(state)
 
     def _value(self, mean: float) -> int:
         """Mean reward in [0, 1] -> evaluator units (inverse of the rollout scoring)."""

@@ -13,6 +13,7 @@ from typing import Literal
 
 from ..errors import SpecError
 from ..games.protocol import fast_push
+from ..spec import EvalSpec
 from .negamax import Searcher
 from .stats import INF, MATE, Limits, SearchResult, SearchStats
 
@@ -20,7 +21,7 @@ from .stats import INF, MATE, Limits, SearchResult, SearchStats
 class MaxMin2:
     """Two-ply max-min (001 document); ``eval`` names the evaluator."""
 
-    def __init__(self, eval: str | None = None, depth: Literal[2] = 2) -> None:
+    def __init__(self, eval: EvalSpec = None, depth: Literal[2] = 2) -> None:
         if depth != 2:
             raise SpecError(f"minimax2 is a fixed two-ply search; depth must be 2, got {depth!r}")
         self._evals = Searcher(eval=eval)  # only for its evaluator cache
@@ -28,6 +29,10 @@ class MaxMin2:
 
     def new_game(self) -> None:
         pass
+
+    def evaluator(self, state):
+        """The evaluator of the second ply on ``state``'s game."""
+        return self._evals.evaluator(state)
 
     def search(self, state, limits: Limits | dict | None = None, **_callbacks) -> SearchResult:
         """Return the max over our moves of the min over replies of the static score."""

@@ -125,6 +125,9 @@ class Searcher:
     def evaluator(self, state):
         """The evaluator used on ``state``: ``eval`` if given, else the game's default."""
         spec = self.eval_spec or state.default_eval
+        if not isinstance(spec, str):       # a callable given as eval=: used as it is
+            from ..registry import make_evaluator
+            return make_evaluator(spec, state)
         ev = self._evals.get((spec, state.name))
         if ev is None:
             from ..registry import make_evaluator

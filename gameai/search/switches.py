@@ -60,7 +60,7 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("time", Seconds | None, None, "time limit of every search, in seconds"),
     Switch("clock", str | float | None, None, "a game clock (gameai.search.timeman): "
            "each move gets a share of it"),
-    Switch("eval", str | None, None, "evaluator spec (default: the game's default_eval)"),
+    Switch("eval", str | Callable[[Any], float] | None, None, "evaluator spec or module:attr (default: the game's default_eval); a callable from Python"),
     Switch("pruning", bool, True, "alpha-beta cut-offs (false: minimax)", slot="PRUNING"),
     Switch("scout", bool, False, "NegaScout null windows after the first move (003 document)",
            slot="SCOUT"),

@@ -3,6 +3,11 @@
 Players are created fresh for every game from their specs, so a game's result depends
 only on its task (specs, opening, seed, limits) and not on which worker played it or
 what it played before: that is what makes joblib, Dask and a resumed run agree.
+
+Names the parent process registered at run time (:func:`gameai.registry.registrations`)
+come with every game and are registered here first; :func:`check_players` runs in a
+worker before the first game, so a player no worker can make stops the run instead of
+forfeiting its games.
 """
 from __future__ import annotations
 
@@ -13,7 +18,9 @@ import time
 import traceback
 from typing import Any
 
-from ..registry import load_game, make_player
+from ..errors import SpecError
+from ..players.check import check_player
+from ..registry import Registration, load_game, make_player, register_all
 from ..search.stats import SearchStats
 from .schedule import GameTask
 
@@ -118,9 +125,37 @@ def _choose(player, state, limits):
     return player.choose(state)
 
 
-def play_game(task: GameTask) -> dict[str, Any]:
-    """Play ``task``; returns ``{"game": row, "moves": [rows]}`` (plain Python values)."""
+def check_players(game: str, specs: list[str] | tuple[str, ...],
+                  registrations: tuple[Registration, ...] = (),
+                  watch_pid: int | None = None) -> list[str]:
+    """In a worker (or in-process), before the first game: register ``registrations``,
+    then check that every player of ``specs`` can play ``game``
+    (:func:`gameai.players.check.check_player`). Returns the problems, one line each,
+    each naming its spec (empty: every player can play). ``watch_pid``: as a game's."""
+    if watch_pid is not None:
+        watch_parent(watch_pid)
+    problems = []
+    try:
+        register_all(registrations)
+        state = load_game(game)
+    except Exception as exc:
+        return [f"{type(exc).__name__}: {exc}"]
+    for spec in dict.fromkeys(specs):
+        try:
+            check_player(spec, state)
+        except SpecError as exc:
+            problems.append(f"{spec}: {exc}")
+        except Exception as exc:
+            problems.append(f"{spec}: {type(exc).__name__}: {exc}")
+    return problems
+
+
+def play_game(task: GameTask, registrations: tuple[Registration, ...] = ()) -> dict[str, Any]:
+    """Play ``task``; returns ``{"game": row, "moves": [rows]}`` (plain Python values).
+    ``registrations``: names the parent registered at run time, registered here first."""
     t_start = time.perf_counter()
+    if registrations:
+        register_all(registrations)
     if task.watch_pid is not None:
         watch_parent(task.watch_pid)
     state = load_game(task.game)

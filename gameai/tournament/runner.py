@@ -11,6 +11,13 @@ Backends
 Every game is a pure function of its task, and records are sorted by game id, so the same
 seed gives the same games on every backend and worker count (wall-clock columns aside;
 time-limited searches are the exception, since how far a search gets depends on load).
+
+Before the first game a worker checks that it can make every player
+(:func:`~gameai.tournament.play.check_players`; on Dask every worker does): a player it
+cannot make (a module it cannot import, say) stops the run with a ``SpecError`` before
+the manifest or any record is written, instead of losing every game by forfeit. Names
+registered at run time in this process travel with every game
+(:func:`gameai.registry.registrations`).
 """
 from __future__ import annotations
 
@@ -28,7 +35,8 @@ from ..manifest import write_manifest
 from ..records import write_tournament_records
 from ..spec import Depth, Nodes, Range, Seconds, check_fields
 from .audit import check_foreign
-from .play import play_game
+from ..registry import Registration, registrations
+from .play import check_players, play_game
 from .records import RecordStore, folder_errors
 from .schedule import GameTask, build_schedule, read_openings, unique_names
 from .standings import forfeited_players, pairing_rows, player_rows, render, write_csv
@@ -102,7 +110,8 @@ def make_tasks(cfg: TournamentConfig) -> list[GameTask]:
                           cfg.opening_balance, cfg.names)
 
 
-def _joblib_results(tasks: list[GameTask], jobs: int) -> Iterator[dict[str, Any]]:
+def _joblib_results(tasks: list[GameTask], jobs: int,
+                    regs: tuple[Registration, ...] = ()) -> Iterator[dict[str, Any]]:
     if jobs == 1:  # in-process: no worker start-up cost, easy to debug
         for t in tasks:
             yield play_game(t)
@@ -113,13 +122,33 @@ def _joblib_results(tasks: list[GameTask], jobs: int) -> Iterator[dict[str, Any]
     # an SPRT stop abandons queued games on purpose; joblib warns about it (even from GC)
     warnings.filterwarnings("ignore", message=r".*tasks .*(still being processed|not used)",
                             category=UserWarning)
-    gen = Parallel(n_jobs=jobs, return_as="generator_unordered")(delayed(play_game)(t) for t in tasks)
+    gen = Parallel(n_jobs=jobs, return_as="generator_unordered")(
+        delayed(play_game)(t, regs) for t in tasks)
     try:
         yield from gen
     finally:
         close = getattr(gen, "close", None)
         if close:
             close()  # abort pending tasks on early stop (SPRT) or error
+
+
+def _check_joblib(game: str, specs: list[str], jobs: int,
+                  regs: tuple[Registration, ...]) -> list[str]:
+    """:func:`check_players` in-process (one job), or once per worker of the pool that
+    the games then reuse (each check also starts its worker's watch of this process)."""
+    if jobs == 1:
+        return check_players(game, specs)
+    from joblib import Parallel, delayed
+    found = Parallel(n_jobs=jobs)(delayed(check_players)(game, specs, regs, os.getpid())
+                                  for _ in range(jobs))
+    return list(dict.fromkeys(p for problems in found for p in problems))
+
+
+def _refuse(problems: list[str], game: str, where: str) -> None:
+    """The run's error when a player cannot play (see :func:`check_players`)."""
+    if problems:
+        raise SpecError(f"no game was played: not every player can play {game} in {where}: "
+                        + "; ".join(problems))
 
 
 def check_scheduler(address: str) -> None:
@@ -149,9 +178,16 @@ class _Dask:
                                         dashboard_address=None)
             self.client = Client(self.cluster)
 
-    def results(self, tasks: list[GameTask]) -> Iterator[dict[str, Any]]:
+    def check(self, game: str, specs: list[str], regs: tuple[Registration, ...]) -> list[str]:
+        """:func:`check_players` on every worker of the cluster (they may differ)."""
+        found = self.client.run(check_players, game, specs, regs)
+        return [f"worker {w}: {p}" if len(found) > 1 else p
+                for w, problems in sorted(found.items()) for p in problems]
+
+    def results(self, tasks: list[GameTask],
+                regs: tuple[Registration, ...] = ()) -> Iterator[dict[str, Any]]:
         from distributed import as_completed
-        futures = self.client.map(play_game, tasks, pure=False)
+        futures = self.client.map(play_game, tasks, registrations=regs, pure=False)
         try:
             for fut in as_completed(futures):
                 yield fut.result()
@@ -276,8 +312,17 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
         watch = _SprtWatch(sprt, order[0]) if sprt is not None else None
         hit = watch.advance(store.games) if watch is not None else None
         stopped = hit[0] if hit else None
+        regs = registrations()
         if backend == "dask" and todo and stopped is None:
             dask = _Dask(scheduler, min(jobs, len(todo)))  # fails before anything is written
+        if todo and stopped is None:   # every player can be made where the games run
+            specs = sorted({s for t in todo for s in t.players})
+            workers = min(jobs, len(todo))
+            if dask is not None:
+                _refuse(dask.check(cfg.game, specs, regs), cfg.game, "a Dask worker")
+            else:
+                _refuse(_check_joblib(cfg.game, specs, workers, regs), cfg.game,
+                        "a worker process" if workers > 1 else "this process")
         with folder_errors(out, "write the manifest"):
             write_manifest(man_path, asdict(cfg), cfg.seed, fingerprint=fp, status="running",
                            games_scheduled=len(tasks), run=run_info)
@@ -297,7 +342,8 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
             workers = min(jobs, len(todo))
             if workers > 1 and not scheduler:  # local pool workers stop when we die
                 todo = [replace(t, watch_pid=os.getpid()) for t in todo]
-            results = _joblib_results(todo, workers) if dask is None else dask.results(todo)
+            results = _joblib_results(todo, workers, regs) if dask is None else \
+                dask.results(todo, regs)
             try:
                 for rec in results:
                     store.add(rec)

@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import GameError, PositionError, SpecError
 from ..presets import available, is_preset
 from ..registry import load_game, resolve_preset
-from ..spec import parse_spec
+from ..spec import is_reference, parse_spec, parse_spec_text
 
 FORMATS = ("roundrobin", "gauntlet")
 
@@ -43,13 +43,19 @@ def derive_seed(*parts: Any) -> int:
 
 
 def check_player_spec(spec: str) -> None:
-    """Raise SpecError now (not in every game) for an unknown player or parameter."""
-    from ..registry import PLAYERS, SEARCHERS
-    name, _ = parse_spec(spec)
-    if name in PLAYERS.names():
+    """Raise SpecError now (not in every game) for an unknown player or parameter, a
+    ``module:attr`` this process cannot import, or a searcher's ``eval`` that names no
+    evaluator. (The runner then checks in a worker that it can make the player.)"""
+    from ..registry import PLAYERS, SEARCHERS, check_evaluator_spec
+    name, _ = parse_spec_text(spec)
+    if is_reference(name):
+        PLAYERS.resolve(spec)
+    elif name in PLAYERS.names():
         PLAYERS.resolve(spec)
     elif name in SEARCHERS.names():
-        SEARCHERS.resolve(spec)
+        ev = SEARCHERS.resolve(spec)[1].get("eval")
+        if isinstance(ev, str):
+            check_evaluator_spec(ev, f"player {spec}: eval")
     else:
         raise SpecError(f"unknown player {name!r}; players: {', '.join(PLAYERS.names())}; "
                         f"searchers: {', '.join(SEARCHERS.names())}; presets: {available()}")

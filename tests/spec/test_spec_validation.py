@@ -7,7 +7,7 @@ import pytest
 import gameai
 from gameai import SpecError
 from gameai.registry import EVALUATORS, GAMES, PLAYERS, SEARCHERS, Registry
-from gameai.spec import Range, convert, describe, parse_spec, parse_spec_text
+from gameai.spec import Range, convert, describe, is_protocol, parse_spec, parse_spec_text
 
 
 @pytest.mark.parametrize("spec,param", [
@@ -143,7 +143,7 @@ def _understood(tp) -> bool:
     base = typing.get_args(tp)[0] if typing.get_origin(tp) is typing.Annotated else tp
     if typing.get_origin(base) in (typing.Union, __import__("types").UnionType):
         return all(a is type(None) or _understood(a) for a in typing.get_args(base))
-    return base in (bool, int, float, str) or typing.get_origin(base) in (
+    return base in (bool, int, float, str) or is_protocol(base) or typing.get_origin(base) in (
         typing.Literal, __import__("collections.abc").abc.Callable)
 
 

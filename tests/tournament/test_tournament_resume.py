@@ -177,7 +177,6 @@ def test_temporary_files_of_a_killed_run_are_removed(played):
 
 # -- players that never play --------------------------------------------------------------
 @pytest.mark.parametrize("game, player, why", [
-    ("xiangqi", "alphabeta(eval=gomoku.patterns)", "scores gomoku"),
     ("tictactoe", "engine(cmd=/nonexistent)", "nonexistent"),
 ])
 def test_a_player_that_forfeits_every_game_fails_the_cli(tmp_path, capsys, game, player, why):
@@ -188,6 +187,16 @@ def test_a_player_that_forfeits_every_game_fails_the_cli(tmp_path, capsys, game,
     assert f"{player} forfeited every game" in err and why in err
     assert "inf" not in out and "n/a: undefined" in out
     assert pq.read_table(tmp_path / "t" / "games.parquet").num_rows == 2   # still recorded
+
+
+def test_an_evaluator_for_another_game_stops_the_cli_before_the_first_game(tmp_path, capsys):
+    rc = main(["tournament", "--game", "xiangqi", "--player", "alphabeta(eval=gomoku.patterns)",
+               "--player", "random", "--games", "2", "--jobs", "1", "--no-progress",
+               "--out", str(tmp_path / "t")])
+    err = capsys.readouterr().err
+    assert rc == 2 and "no game was played" in err and "scores gomoku" in err
+    assert not (tmp_path / "t" / "manifest.json").exists()
+    assert not (tmp_path / "t" / "games.parquet").exists()
 
 
 def test_forfeit_only_pairings_have_undefined_elo():
