@@ -18,7 +18,7 @@ from typing import Any, Iterable
 import pandas as pd
 
 from gameai.errors import GameError, RecordError, SpecError
-from gameai.manifest import atomic_write_bytes, code_fingerprint, write_manifest
+from gameai.manifest import atomic_write_bytes, code_fingerprint, table_records, verify_tables, write_manifest
 
 from . import parallel
 
@@ -221,6 +221,9 @@ def stale_reason(folder: Path, full: bool, seed: int, fingerprint: str) -> str |
     missing = [f for f in ("table.csv", "claims.json") if not (folder / f).exists()]
     if missing:
         return f"incomplete (no {' or '.join(missing)})"
+    damaged = verify_tables(folder, m)
+    if damaged:
+        return "damaged tables, rerun: " + "; ".join(damaged)
     reasons = []
     if is_full(m) != full or m.get("seed") != seed:
         reasons.append(f"setting {setting_text(is_full(m), m.get('seed'))}, expected {setting_text(full, seed)}")
@@ -290,7 +293,8 @@ class Results:
         backend, scheduler = parallel.current()
         return write_manifest(self.dir / "manifest.json", {"experiment": self.name, **config}, seed,
                               code_fingerprint=self.fingerprint,
-                              run={"backend": backend, "scheduler": scheduler})
+                              run={"backend": backend, "scheduler": scheduler},
+                              tables=table_records(self.dir))
 
 
 def command_for(name: str, full: bool) -> str:

@@ -76,6 +76,7 @@ from dataclasses import asdict
 from .intervals import (ALMOST_ALL, Rule, fraction, holds_of, judge, schaeffer_fractions,
                         schaeffer_verdict, share_ci, shapley_shares)
 from .intervals import ALPHA, NOT_JUDGED
+from .check import MAX_NODES, Gone, Recount
 from .forest import forest_figure
 from .parallel import pmap
 
@@ -334,19 +335,29 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     ok, bad = completed(df)
 
     cmd = command_for(NAME, full)
-    ratios, meta = {}, {}
+    ratios, meta, few = {}, {}, {}
     for game in GAMES:
         for key, _, _, num, den, metric in CONTRASTS:
             depth, r = paired_ratios(ok, game, num, den, metric)
-            ratios[f"{game}/{key}"] = (r.to_numpy(), RULES[key])
             meta[(game, key)] = depth
+            if len(r) >= 3:
+                ratios[f"{game}/{key}"] = (r.to_numpy(), RULES[key])
+            else:
+                few[f"{game}/{key}"] = len(r)
     judged = judge(FAMILY, ratios, seed)
     claims, tables, fractions = [], [], []
     level = 1 - ALPHA / len(GAMES)          # Schaeffer's measure: Bonferroni over the games
     for game in GAMES:
         n_bad = int((bad.game == game).sum())
         for key, src, text, num, den, metric in CONTRASTS:
-            c = judged[f"{game}/{key}"]
+            c = judged.get(f"{game}/{key}")
+            if c is None:
+                claims.append(Claim(NAME, SOURCES[src], f"{game}: {text}",
+                                    f"{game}, depth {meta[(game, key)]}, {metric} {num} / {den}: "
+                                    f"{few[f'{game}/{key}']} positions with both searches complete: too few "
+                                    "for a contrast (not judged)", None, cmd, verdict=NOT_JUDGED,
+                                    short=f"{game}: {SHORT[key]}"))
+                continue
             claims.append(Claim(NAME, SOURCES[src], f"{game}: {text}",
                                 f"{game}, depth {meta[(game, key)]}, {metric} {num} / {den}: {c.text()}; "
                                 f"{n_bad} position-depth cells excluded (search ended early or on a mate)",
@@ -441,6 +452,25 @@ def _figures(res: Results, df: pd.DataFrame) -> None:
     res.figure(_by_depth(df, "ratio_leaves", ("alphabeta", "alphabeta+history", "negascout+history+tt+killers+id"),
                          "leaves / minimal leaves", "distance from the minimal tree (Knuth & Moore 1975)",
                          unit_line=True), "by_depth")
+
+
+def _recount(row: dict, manifest: dict) -> dict:
+    """One table row searched again at the working tree (Python backend, same counts)."""
+    game, pos = row["game"], row["position"]
+    pool = suites.load(game)
+    if pos not in pool:
+        raise Gone(f"position {pos} is no longer in the {game} suite")
+    cfg = {c["label"]: c for c in configs()}.get(row["label"])
+    if cfg is None:
+        raise Gone(f"configuration {row['label']} is no longer searched")
+    got = _search(game, pos, pool[pos], int(row["depth"]), cfg, "python")[-1]
+    return {"nodes": got["nodes"], "leaves": got["leaves"]}
+
+
+#: what ``gameai reproduce --check`` recounts (:mod:`experiments.check`)
+CHECK = Recount("table.parquet", ("nodes", "leaves"),
+                lambda df: df[df.complete & (df.nodes <= MAX_NODES) & (df.position != "warm-up")],
+                _recount, lambda r: f"{r['game']}/{r['position']}/{r['label']}/depth {r['depth']}")
 
 
 def main(argv=None) -> int:

@@ -20,6 +20,7 @@ import gameai
 
 from . import positions
 from ._common import Claim, Results, cli, command_for, source
+from .check import MAX_NODES, Recount
 
 NAME = "depth_cost"
 SEARCHERS = {
@@ -155,6 +156,17 @@ def _figure(mean: pd.DataFrame, n_pos: int):
                 ax.legend(fontsize=9)
     fig.tight_layout()
     return fig
+
+
+def _recount(row: dict, manifest: dict) -> dict:
+    """One search row searched again at the working tree."""
+    st = gameai.make_searcher(row["spec"]).search(positions.state(row["game"], row["position"])).stats
+    return {"nodes": st.nodes, "leaves": st.leaves}
+
+
+#: what ``gameai reproduce --check`` recounts (:mod:`experiments.check`)
+CHECK = Recount("table.parquet", ("nodes", "leaves"), lambda df: df[df.nodes <= MAX_NODES], _recount,
+                lambda r: f"{r['game']}/{r['position']}/{r['spec']}")
 
 
 def main(argv=None) -> int:

@@ -106,6 +106,7 @@ from . import suites
 from ._common import Claim, Results, cli, command_for, source
 from dataclasses import asdict
 
+from .check import MAX_NODES, Gone, Recount
 from .forest import forest_figure
 from .intervals import NOT_JUDGED, Rule, holds_of, judge
 from .parallel import pmap
@@ -567,6 +568,30 @@ def _figures(res: Results, ratios: dict, judged: dict, q: pd.DataFrame) -> None:
     ax.set_title("Xiangqi: quiescence search cost\n(alpha-beta + TT + history + ID + MVV-LVA)", fontsize=9)
     fig.tight_layout()
     res.figure(fig, "quiescence")
+
+
+def _recount(row: dict, manifest: dict) -> dict:
+    """One search row searched again at the working tree (Python backend, same counts)."""
+    game, pos = row["game"], row["position"]
+    pool = suites.load(game)
+    if pos not in pool:
+        raise Gone(f"position {pos} is no longer in the {game} suite")
+    cfg = {c["label"]: c for c in configs(game)}.get(row["label"])
+    if cfg is None:
+        raise Gone(f"configuration {row['label']} is no longer searched")
+    rows = _search(game, pos, pool[pos], cfg, int(row["depth"]), "python")
+    got = next((r for r in rows if r["depth"] == int(row["depth"])), rows[-1])
+    return {c: got[c] for c in ("nodes", "leaves", "passes")}
+
+
+def _checkable(df: pd.DataFrame) -> pd.DataFrame:
+    searches = df[df.decisions.isna()] if "decisions" in df else df
+    return searches[searches.complete.astype(bool) & (searches.nodes <= MAX_NODES)]
+
+
+#: what ``gameai reproduce --check`` recounts (:mod:`experiments.check`)
+CHECK = Recount("table.parquet", ("nodes", "leaves", "passes"), _checkable, _recount,
+                lambda r: f"{r['game']}/{r['position']}/{r['label']}/depth {r['depth']}")
 
 
 def main(argv=None) -> int:

@@ -27,6 +27,7 @@ import pandas as pd
 import gameai
 
 from ._common import Claim, Results, cli, command_for, source
+from .check import MAX_NODES, Recount
 from .parallel import pmap
 
 NAME = "minimal_tree"
@@ -223,6 +224,18 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
                   "depths": list(DEPTHS), "random_seeds": list(random_seeds),
                   "verdict_rule": near_pearl.__doc__, "pearl_tolerance": PEARL_TOLERANCE}, seed)
     return claims
+
+
+def _recount(row: dict, manifest: dict) -> dict:
+    """The best-order leaf counts of one (B, D) row, searched again at the working tree."""
+    b, d, seed = int(row["branching"]), int(row["depth"]), int(manifest.get("seed") or 1)
+    return {"ab_best": _leaves("alphabeta", b, d, "best", seed)[0],
+            "ns_best": _leaves("negascout", b, d, "best", seed)[0]}
+
+
+#: what ``gameai reproduce --check`` recounts (:mod:`experiments.check`)
+CHECK = Recount("table.parquet", ("ab_best", "ns_best"), lambda df: df[df.ab_best_nodes <= MAX_NODES],
+                _recount, lambda r: f"B={r['branching']} D={r['depth']}")
 
 
 def main(argv=None) -> int:

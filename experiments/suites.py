@@ -21,12 +21,24 @@ same generator, at most ``ATTEMPTS`` times):
   a FEN (no history, so no search from it meets a repetition).
 * **Gomoku (freestyle) and Renju.** A game of our threat player against itself
   (:data:`GOMOKU_PLAYER`, fixed depth: reproducible) from one of the 26 standard Renju
-  openings (:mod:`gameai.games.gomoku_openings`, drawn by the seed). One position is drawn
-  from plies 10-30. **Screen:** no VCT (which includes VCF) within ``VCT_PLIES`` plies for
+  openings (:mod:`gameai.games.gomoku_openings`, drawn by the seed), then
+  ``GOMOKU_RANDOM_PLIES`` (2) seeded random plies among the candidate points, so that two
+  seeds give two games (the player is deterministic: without them an opening is one
+  game). One position is drawn from plies 10-30. **Screen:** no VCT (which includes VCF) within ``VCT_PLIES`` plies for
   either side: the side to move, and the other side after a pass; each threat search
   must finish within ``VCT_NODES`` nodes or the position is rejected as unproven; and a
   depth-``SCREEN_DEPTH`` NegaScout (6; the experiments search at most 5) scores it within
   ``GOMOKU_BOUND`` (10,000: a tenth of an open four) with the pattern evaluation.
+
+**One position per game, no duplicates.** Positions of one self-play game share its
+prefix, so they are not independent samples; two draws can even be the same position.
+Each line therefore records the game it comes from (``game=``: the position after the
+random plies, as a short hash, that fixes the whole deterministic game) and the pool is
+the sequence of positions 0, 1, 2, ... with every position dropped whose game or Zobrist
+key an earlier one already has, until ``SIZE`` remain (:func:`distinct`). Names keep the
+index of the draw (``g00``, ``g03``, ...), so a gap in the names is a dropped duplicate.
+``tests/experiments/test_suites.py`` fails on a duplicate key or game in any committed
+pool.
 """
 from __future__ import annotations
 
@@ -52,6 +64,7 @@ MIN_MAJORS = 8
 GOMOKU_PLAYER = ("negascout(depth=4,id=true,tt=true,history=true,killers=true,threats=true,"
                  "threat_order=true,threat_forced=true,threat_depth=3,backend=compiled)")
 GOMOKU_PLIES = (10, 30)
+GOMOKU_RANDOM_PLIES = 2
 VCT_PLIES = 13
 VCT_NODES = 200_000
 SCREEN_DEPTH = 6
@@ -98,7 +111,7 @@ def _xiangqi_candidate(rng: random.Random) -> tuple[str, str] | None:
     kind, n = fs_score(row["fen"])
     if kind == "mate" or abs(n) > XIANGQI_BOUND:
         return None
-    return row["fen"], f"ply={row['ply']} fs{FS_DEPTH}={n:+d}cp"
+    return row["fen"], f"ply={row['ply']} fs{FS_DEPTH}={n:+d}cp game={game_id(rows[2]['fen'])}"
 
 
 def _gomoku_candidate(game: str, rng: random.Random) -> tuple[str, str] | None:
@@ -108,6 +121,9 @@ def _gomoku_candidate(game: str, rng: random.Random) -> tuple[str, str] | None:
     rule = "renju" if game == "renju" else "freestyle"
     s = gameai.load_game("gomoku", rule=rule, moves=" ".join(rng.choice(standard_openings())))
     plies = rng.randint(*GOMOKU_PLIES)
+    for _ in range(GOMOKU_RANDOM_PLIES):
+        s.push(rng.choice(sorted(s.legal_moves())))
+    game = game_id(_moves_text(s))
     player = gameai.make_searcher(GOMOKU_PLAYER)
     while s.ply < plies:
         if s.result() is not None:
@@ -133,7 +149,7 @@ def _gomoku_candidate(game: str, rng: random.Random) -> tuple[str, str] | None:
     if abs(v) > GOMOKU_BOUND:
         return None
     return _moves_text(s), \
-        f"ply={s.ply} vct_nodes={work[0]}/{work[1]} d{SCREEN_DEPTH}={v:+d}"
+        f"ply={s.ply} vct_nodes={work[0]}/{work[1]} d{SCREEN_DEPTH}={v:+d} game={game}"
 
 
 def _moves_text(s) -> str:
@@ -156,6 +172,34 @@ def generate_one(game: str, i: int, seed: int = SEED) -> tuple[str, str]:
         if got is not None:
             return got
     raise RuntimeError(f"{game} position {i}: no candidate passed the screen in {ATTEMPTS} tries")
+
+
+def game_id(start: str) -> str:
+    """A short name of a self-play game: a hash of the position after its random plies
+    (a Xiangqi FEN or a Gomoku move list), which fixes the rest of the game."""
+    import hashlib
+    return hashlib.sha256(start.encode()).hexdigest()[:10]
+
+
+def screen_fields(screen: str) -> dict[str, str]:
+    """The ``key=value`` fields of a line's screen column."""
+    return dict(f.split("=", 1) for f in screen.split() if "=" in f)
+
+
+def distinct(game: str, drawn) -> list[tuple[int, str, str]]:
+    """The draws ``(i, spec, screen)`` in order, without any whose self-play game or Zobrist
+    key an earlier draw already has (the pool rule in the module docstring)."""
+    seen_games, seen_keys, out = set(), set(), []
+    for i, spec, screen in drawn:
+        g = screen_fields(screen).get("game")
+        k = state(game, spec).key
+        if k in seen_keys or (g is not None and g in seen_games):
+            continue
+        seen_keys.add(k)
+        if g is not None:
+            seen_games.add(g)
+        out.append((i, spec, screen))
+    return out
 
 
 def load(game: str, n: int | None = None) -> dict[str, str]:
@@ -188,7 +232,8 @@ def state(game: str, spec: str):
 HEADER = {
     "xiangqi": (f"Fairy-Stockfish self-play ({FS_NODES} nodes a move), plies {MIDDLE[0]}-{MIDDLE[1]}; "
                 f"screen: |score| <= {XIANGQI_BOUND} cp and no mate at depth {FS_DEPTH}"),
-    "gomoku": (f"threat-player self-play from the 26 standard openings, plies {GOMOKU_PLIES[0]}-"
+    "gomoku": (f"threat-player self-play from the 26 standard openings and {GOMOKU_RANDOM_PLIES} "
+               f"random plies, plies {GOMOKU_PLIES[0]}-"
                f"{GOMOKU_PLIES[1]}; screen: no VCT within {VCT_PLIES} plies for either side "
                f"({VCT_NODES} nodes), |depth-{SCREEN_DEPTH} value| <= {GOMOKU_BOUND}"),
 }
@@ -202,13 +247,13 @@ def write_line(game: str, i: int, spec: str, screen: str) -> str:
 _CACHE: Path | None = None
 
 
-def _committed(game: str) -> list[tuple[str, str]]:
-    """The committed pool's ``(spec, screen)`` lines, in order."""
+def committed_lines(game: str) -> list[tuple[int, str, str]]:
+    """The committed pool's ``(draw index, spec, screen)`` lines, in order."""
     path = DATA / f"{game}.txt"
     if not path.exists():
         return []
     rows = [ln.split("\t") for ln in path.read_text().splitlines() if ln and not ln.startswith("#")]
-    return [(r[1], r[2]) for r in rows if len(r) == 3]
+    return [(int(r[0][1:]), r[1], r[2]) for r in rows if len(r) == 3]
 
 
 def _cached(game: str, i: int) -> tuple[str, str]:
@@ -242,11 +287,15 @@ def main(argv=None) -> int:
     DATA.mkdir(exist_ok=True)
     bad = 0
     for game in args.game:
-        kept = _committed(game) if args.extend and not args.check else []
-        got = kept[:args.size] + [_cached(game, i) for i in range(len(kept), args.size)]
-        text = (f"# {game} suite: seed {SEED}, {args.size} positions; {HEADER[game]}; "
-                "see experiments/suites.py\n"
-                + "\n".join(write_line(game, i, *g) for i, g in enumerate(got)) + "\n")
+        kept = committed_lines(game) if args.extend and not args.check else []
+        got = distinct(game, kept)[:args.size]
+        i = got[-1][0] + 1 if got else 0
+        while len(got) < args.size:
+            got = distinct(game, got + [(i, *_cached(game, i))])
+            i += 1
+        text = (f"# {game} suite: seed {SEED}, {args.size} positions, one per self-play game, no "
+                f"repeated position; {HEADER[game]}; see experiments/suites.py\n"
+                + "\n".join(write_line(game, *g) for g in got) + "\n")
         path = DATA / f"{game}.txt"
         if args.check:
             same = path.read_text() == text

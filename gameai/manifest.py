@@ -164,3 +164,56 @@ def write_manifest(path: str | Path, config: dict[str, Any], seed: int | None = 
     data = manifest(config, seed, **extra)
     atomic_write_bytes(path, (json.dumps(data, indent=2, sort_keys=True, default=str) + "\n").encode())
     return data
+
+
+#: the table files an experiment writes, whose integrity its manifest records
+TABLE_SUFFIXES = (".csv", ".parquet")
+
+
+def _rows(path: Path) -> int:
+    """Rows of a table file: data lines of a CSV (quoted newlines included), or the
+    Parquet footer's count (reading the footer fails on a truncated file)."""
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq
+        return int(pq.read_metadata(path).num_rows)
+    import pandas as pd
+    return len(pd.read_csv(path, low_memory=False))
+
+
+def table_records(folder: str | Path) -> dict[str, dict[str, Any]]:
+    """Every table file of an experiment folder: ``{file: {"rows": n, "sha256": hex}}``."""
+    folder = Path(folder)
+    out = {}
+    for path in sorted(folder.iterdir()):
+        if path.is_file() and path.suffix in TABLE_SUFFIXES and not path.name.startswith("."):
+            out[path.name] = {"rows": _rows(path),
+                              "sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+    return out
+
+
+def verify_tables(folder: str | Path, manifest: dict[str, Any]) -> list[str]:
+    """What is wrong with a folder's tables against its manifest's records: each damaged,
+    missing or unrecorded table named (empty when every table is as written)."""
+    folder = Path(folder)
+    records = manifest.get("tables")
+    if not isinstance(records, dict):
+        return ["the manifest records no table row counts or hashes (made before they were recorded)"]
+    problems = []
+    for name, rec in records.items():
+        path = folder / name
+        if not path.exists():
+            problems.append(f"{name}: missing")
+            continue
+        try:
+            rows = _rows(path)
+        except Exception as exc:                       # noqa: BLE001 - a damaged file
+            problems.append(f"{name}: unreadable ({type(exc).__name__}), damaged")
+            continue
+        if rows != rec.get("rows"):
+            problems.append(f"{name}: {rows} rows, the manifest records {rec.get('rows')}: damaged")
+        elif hashlib.sha256(path.read_bytes()).hexdigest() != rec.get("sha256"):
+            problems.append(f"{name}: content differs from the manifest's hash: edited or damaged")
+    for path in sorted(folder.iterdir()):
+        if path.suffix in TABLE_SUFFIXES and path.name not in records and not path.name.startswith("."):
+            problems.append(f"{path.name}: a table the manifest does not record")
+    return problems

@@ -4,8 +4,12 @@ The quick setting (default) is a smoke test and writes to ./results-quick; ``--f
 the headline and writes to ./results. A quick run never writes over full results. Before
 it starts, a run prints what each experiment will cost; ``--resume DIR`` continues a run
 that was stopped (experiments already finished with the same setting and code are
-skipped); ``--check`` runs nothing and says whether the results in a folder were made by
-today's code with the expected setting (exit 0) or not (exit 1, with the reasons).
+skipped; a damaged table is named and its experiment rerun, never kept); ``--check``
+says whether the results in a folder are today's: each table intact against its
+manifest's row counts and hashes, and a seeded sample of each experiment's deterministic
+rows (node counts) searched again at the working tree and equal, exactly (exit 0), or not
+(exit 1, with the reasons); with ``--report`` it regenerates the folder's README with
+that status (a visible STALE line when the check fails).
 """
 from __future__ import annotations
 
@@ -58,8 +62,14 @@ def add_parser(sub):
                    help="continue a stopped run in DIR: skip the experiments finished with this "
                         "setting and code, continue or rerun the others")
     p.add_argument("--check", action="store_true",
-                   help="run nothing: say whether each experiment folder of --out matches today's "
-                        "code and the setting (exit 0 if all do, 1 if not)")
+                   help="say whether each experiment folder of --out is today's: tables intact, and a "
+                        "seeded sample of its node counts recounted at the working tree equal (exit 0 "
+                        "if all are, 1 if not; the folder's README says stale when not)")
+    p.add_argument("--sample", type=int, default=None, metavar="K",
+                   help="with --check: rows recounted per experiment (default 4; 0: integrity only)")
+    p.add_argument("--report", action="store_true",
+                   help="with --check: regenerate the folder's README.md with the check's status "
+                        "(a visible STALE line when it fails)")
     p.add_argument("--backend", choices=("joblib", "dask"), default="joblib",
                    help="where the experiments' independent jobs run: joblib (local cores, the "
                         "default) or dask (a local cluster, or --scheduler's)")
@@ -91,34 +101,63 @@ def estimate(module: ModuleType, full: bool) -> float | None:
 
 
 def _check(args, pkg: ModuleType, common: ModuleType, names: list[str]) -> int:
-    """``--check``: compare each experiment folder's manifest with today's code and the
-    expected setting; print which differ and why."""
+    """``--check``: per experiment folder, its setting, its tables' integrity, and a seeded
+    sample of its deterministic rows recounted at the working tree (``experiments.check``);
+    print which are stale and why, and write the verdict into the folder's README."""
     if args.resume is not None:
         raise SpecError("--check runs nothing, so there is nothing to resume; give the folder with --out")
+    check = importlib.import_module(f"{pkg.__name__}.check")
+    report = importlib.import_module(f"{pkg.__name__}.claims_report")
     headline = committed_root(pkg)
     root = args.out if args.out is not None else headline
     if not root.is_dir():
         raise SpecError(f"--check {root}: no such folder")
     # a folder that holds full results (or is the headline) is only ever refreshed by --full
     full = args.full or root.resolve() == headline.resolve() or bool(common.full_runs(root, strict=False))
-    print(f"checking {root.resolve()} against today's code (a fingerprint per experiment: the "
-          f"gameai package, its own scripts and the position suites), "
-          f"expecting {common.setting_text(full, args.seed)}")
-    differ = []
+    k = check.SAMPLE if args.sample is None else max(0, args.sample)
+    print(f"checking {root.resolve()} against the working tree: each table against its manifest, and "
+          f"{k} seeded rows of node counts per experiment recounted (seed {args.seed}); expecting "
+          f"{common.setting_text(full, args.seed)}")
+    differ, status = [], {}
     for name in names:
-        reason = common.stale_reason(root / name, full, args.seed, code_fingerprint(experiment=name))
-        if reason is None:
-            m = common.read_manifest(root / name)
-            print(f"  {name}: matches (made at commit {(m.get('commit') or 'unknown')[:12]})")
+        folder = root / name
+        try:
+            m = common.read_manifest(folder)
+        except Exception as exc:                       # noqa: BLE001 - an unreadable manifest is stale
+            m, why = None, [str(exc)]
         else:
+            why = [] if m is not None else ["not run (no manifest.json)"]
+        if (folder / common.UNFINISHED).exists():
+            why.insert(0, f"unfinished: a run stopped before writing its results ({common.UNFINISHED} is there)")
+        notes = []
+        if m is not None:
+            if common.is_full(m) != full or m.get("seed") != args.seed:
+                why.append(f"setting {common.setting_text(common.is_full(m), m.get('seed'))}, expected "
+                           f"{common.setting_text(full, args.seed)}")
+            module = importlib.import_module(f"{pkg.__name__}.{name}")
+            v = check.check_folder(name, module, folder, m, k, args.seed)
+            why += v.problems
+            notes = v.notes
+            if m.get("code_fingerprint") != code_fingerprint(experiment=name):
+                notes.append("its code fingerprint differs from today's (informative: the recount decides)")
+        commit = ((m or {}).get("commit") or "unknown")[:12]
+        if why:
             differ.append(name)
-            print(f"  {name}: DIFFERS: {reason}")
+            print(f"  {name}: STALE (made at commit {commit}): " + "; ".join(why))
+        else:
+            print(f"  {name}: current (made at commit {commit})")
+        for n in notes:
+            print(f"      {n}")
+        status[name] = why
+    if args.report:
+        path = report.write_report(root, status={**report.read_status(root), **status})
+        print(f"wrote {path} with this check's status")
     if differ:
         flag = " --full" if full else ""
-        print(f"{len(differ)} of {len(names)} differ; to bring them up to date: gameai reproduce{flag} "
+        print(f"{len(differ)} of {len(names)} stale; to bring them up to date: gameai reproduce{flag} "
               f"--resume {root} --only {' '.join(differ)}")
         return 1
-    print(f"all {len(names)} match")
+    print(f"all {len(names)} current")
     return 0
 
 

@@ -37,7 +37,9 @@ def test_minimal_tree_experiment_writes_results_and_claims(tmp_path, monkeypatch
     report = write_report(tmp_path).read_text()
     assert report.count("| minimal_tree |") == len(claims)
     assert "Smoke test" in report.splitlines()[0]  # a quick run is never mistaken for the headline
-    assert f"| {(manifest['commit'] or '')[:10]} |" in report
+    # the one-line table has no commit column; each experiment's own page names it
+    assert f"`{(manifest['commit'] or '')[:12]}`" in (out / "README.md").read_text()
+    assert "| experiment | claim | source | measured (95% interval) | n | verdict |" in report
     assert "![minimal_tree/figure.png]" in report
 
 

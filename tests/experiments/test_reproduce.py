@@ -174,7 +174,9 @@ def test_an_experiment_manifest_names_its_commit_and_code_fingerprint(tmp_path):
     assert json.loads((res.dir / "manifest.json").read_text())["code_fingerprint"] == m["code_fingerprint"]
 
 
-def test_check_says_which_folders_differ_from_todays_code_and_setting(tmp_path, monkeypatch, capsys):
+def test_check_says_which_folders_are_stale_and_why(tmp_path, monkeypatch, capsys):
+    """Setting, integrity and manifest (the recount itself: tests/experiments/test_check.py;
+    the stand-in tables here have no counts, so --sample 0)."""
     calls = []
     _fake_runs(monkeypatch, calls)
     root = tmp_path / "r"
@@ -182,31 +184,33 @@ def test_check_says_which_folders_differ_from_todays_code_and_setting(tmp_path, 
     assert main(["reproduce", "--only", *names, "--out", str(root)]) == 0
     before = _files(root)
     capsys.readouterr()
-    check = ["reproduce", "--check", "--out", str(root), "--only", *names]
+    check = ["reproduce", "--check", "--out", str(root), "--only", *names, "--sample", "0", "--report"]
     assert main(check) == 0
-    assert "all 2 match" in capsys.readouterr().out
+    assert "all 2 current" in capsys.readouterr().out
     assert main(check + ["--seed", "2"]) == 1
     assert "seed 1, expected quick, seed 2" in capsys.readouterr().out
     man = root / "depth_cost" / "manifest.json"
     m = json.loads(man.read_text())
     man.write_text(json.dumps({**m, "code_fingerprint": "0" * 16}))
-    assert main(check) == 1
+    assert main(check) == 0                 # a changed fingerprint informs; the recount decides
     out = capsys.readouterr().out
-    assert "minimal_tree: matches" in out and "depth_cost: DIFFERS: the code changed" in out
+    assert "minimal_tree: current" in out and "fingerprint differs from today's (informative" in out
     (root / "depth_cost" / "table.csv").unlink()
     assert main(check) == 1
-    assert "depth_cost: DIFFERS: incomplete (no table.csv)" in capsys.readouterr().out
+    assert "depth_cost: STALE" in (out := capsys.readouterr().out) and "table.csv: missing" in out
     (root / "minimal_tree" / "manifest.json").write_text("{torn")
     assert main(check) == 1
     assert "unreadable manifest" in capsys.readouterr().out
-    assert main(["reproduce", "--check", "--out", str(root)]) == 1  # the others never ran
-    assert "strength: DIFFERS: not run" in capsys.readouterr().out
+    assert main(["reproduce", "--check", "--out", str(root), "--sample", "0", "--report"]) == 1  # the others never ran
+    assert "strength: STALE" in (out := capsys.readouterr().out) and "not run" in out
     after = _files(root)
-    assert set(after) == set(before) - {"depth_cost/table.csv"} and calls == [("minimal_tree", False), ("depth_cost", False)]
+    assert set(after) == set(before) - {"depth_cost/table.csv"} | {"check.json"}
+    assert calls == [("minimal_tree", False), ("depth_cost", False)]
+    assert "**Status: STALE.**" in (root / "README.md").read_text()
 
 
 def test_check_defaults_to_the_committed_headline_and_expects_full(tmp_path, monkeypatch, capsys):
-    main(["reproduce", "--check", "--only", "minimal_tree"])
+    main(["reproduce", "--check", "--only", "minimal_tree", "--sample", "0"])
     assert str(ROOT / "results") in capsys.readouterr().out
     calls = []
     _fake_runs(monkeypatch, calls)
@@ -218,9 +222,10 @@ def test_check_defaults_to_the_committed_headline_and_expects_full(tmp_path, mon
     man.write_text(json.dumps({**m, "config": {"experiment": "depth_cost", "full": False}}))
     capsys.readouterr()
     # a folder holding full results is only refreshed by --full: without it, full is expected
-    assert main(["reproduce", "--check", "--out", str(root), "--only", "minimal_tree"]) == 0
-    assert main(["reproduce", "--check", "--out", str(root), "--only", "minimal_tree", "depth_cost"]) == 1
-    assert "depth_cost: DIFFERS: setting quick, seed 1, expected full" in capsys.readouterr().out
+    assert main(["reproduce", "--check", "--out", str(root), "--only", "minimal_tree", "--sample", "0"]) == 0
+    assert main(["reproduce", "--check", "--out", str(root), "--only", "minimal_tree", "depth_cost",
+                 "--sample", "0"]) == 1
+    assert "setting quick, seed 1, expected full" in capsys.readouterr().out
 
 
 def test_a_quick_run_never_replaces_full_results(tmp_path, monkeypatch, capsys):
@@ -268,9 +273,9 @@ def test_resume_skips_finished_experiments_and_continues_the_unfinished(tmp_path
         main(["reproduce", "--only", *names, "--out", str(tmp_path)])
     assert (tmp_path / "depth_cost" / common.UNFINISHED).exists()
     capsys.readouterr()
-    assert main(["reproduce", "--check", "--out", str(tmp_path), "--only", *names]) == 1
+    assert main(["reproduce", "--check", "--out", str(tmp_path), "--only", *names, "--sample", "0"]) == 1
     out = capsys.readouterr().out
-    assert "depth_cost: DIFFERS: unfinished" in out and "strength: DIFFERS: not run" in out
+    assert "depth_cost: STALE" in out and "unfinished" in out and "strength: STALE" in out
     calls.clear()
     _fake_runs(monkeypatch, calls)
     assert main(["reproduce", "--resume", str(tmp_path), "--only", *names]) == 0
@@ -279,7 +284,7 @@ def test_resume_skips_finished_experiments_and_continues_the_unfinished(tmp_path
     assert calls == [("depth_cost", True), ("strength", False)]
     assert "minimal_tree      finished with this setting and code: skipped" in capsys.readouterr().out
     assert not list(tmp_path.glob(f"*/{common.UNFINISHED}"))
-    assert main(["reproduce", "--check", "--out", str(tmp_path), "--only", *names]) == 0
+    assert main(["reproduce", "--check", "--out", str(tmp_path), "--only", *names, "--sample", "0"]) == 0
     calls.clear()
     assert main(["reproduce", "--resume", str(tmp_path), "--only", *names, "--seed", "2"]) == 0
     assert calls == [(n, False) for n in names]  # another setting: everything reruns afresh
