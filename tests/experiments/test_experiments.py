@@ -4,6 +4,7 @@ import json
 import os
 
 import numpy as np
+import pytest
 import pandas as pd
 
 from experiments import minimal_tree
@@ -14,6 +15,7 @@ from gameai.manifest import code_fingerprint
 def test_minimal_tree_experiment_writes_results_and_claims(tmp_path, monkeypatch):
     monkeypatch.setattr(minimal_tree, "BRANCHING", (2, 3, 5))
     monkeypatch.setattr(minimal_tree, "DEPTHS", range(1, 6))
+    monkeypatch.setattr(minimal_tree, "PEARL_IID", {False: {"branching": (2, 3), "trees": 4, "cap": 300}})
     out = tmp_path / "minimal_tree"
     claims = minimal_tree.run(full=False, seed=3, out=out)
     df = pd.read_parquet(out / "table.parquet")
@@ -24,12 +26,17 @@ def test_minimal_tree_experiment_writes_results_and_claims(tmp_path, monkeypatch
     # them); the one finding is random ordering against Pearl's R, judged by the rule
     assert claims[0].holds is None and claims[0].measured.startswith("identity, checked by tests")
     assert "15 cells agree" in claims[0].measured
-    pearl = claims[1]
+    nested = claims[1]                 # nested-value trees: a reported finding, not judged
     deepest = df.dropna(subset=["ab_random_bf"]).groupby("branching").tail(1)
-    assert pearl.holds is all(minimal_tree.near_pearl(r.ab_random_bf, int(r.branching)) for r in deepest.itertuples())
+    assert nested.verdict == "not judged"
     below = int((deepest.ab_random_bf < deepest.pearl_R).sum())
-    assert f"below R in {below} of {len(deepest)} B" in pearl.measured
-    assert len(claims) == 2
+    assert f"below R in {below} of {len(deepest)} B" in nested.measured
+    iid = claims[2]                    # Pearl's own trees: judged by the pre-registered rule
+    trend = pd.read_parquet(out / "pearl_trend.parquet")
+    expected = {minimal_tree.pearl_verdict(g)[0] for _, g in trend.groupby("branching")}
+    assert iid.verdict == ("does not hold" if "does not hold" in expected else
+                           "holds" if expected == {"holds"} else "not judged")
+    assert len(claims) == 3 and (out / "pearl_iid.png").exists()
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["seed"] == 3 and manifest["config"]["experiment"] == "minimal_tree"
     assert manifest["code_fingerprint"] == code_fingerprint(experiment="minimal_tree") and manifest["commit"] == manifest["git_commit"]
@@ -41,6 +48,39 @@ def test_minimal_tree_experiment_writes_results_and_claims(tmp_path, monkeypatch
     assert f"`{(manifest['commit'] or '')[:12]}`" in (out / "README.md").read_text()
     assert "| experiment | claim | source | measured (95% interval) | n | verdict |" in report
     assert "![minimal_tree/figure.png]" in report
+
+
+def _minimax_iid(b, d, seed, index=0, depth=None, sign=1):
+    depth = d if depth is None else depth
+    if depth == 0:
+        return sign * minimal_tree._uniform(seed, index)
+    return max(-_minimax_iid(b, d, seed, index * b + i, depth - 1, -sign) for i in range(b))
+
+
+@pytest.mark.parametrize("b, d", [(2, 1), (2, 6), (3, 5), (5, 3)])
+def test_alpha_beta_on_iid_trees_finds_the_minimax_value_and_prunes(b, d):
+    for seed in range(3):
+        value, leaves = minimal_tree.iid_leaves(b, d, seed)
+        assert value == pytest.approx(_minimax_iid(b, d, seed))
+        assert minimal_tree.minimal_leaves(b, d) <= leaves <= b ** d
+
+
+def test_iid_leaf_values_are_uniform_and_unrelated_to_their_neighbours():
+    x = np.array([minimal_tree._uniform(7, i) for i in range(20_000)])
+    assert 0 <= x.min() and x.max() < 1 and abs(x.mean() - 0.5) < 0.01
+    assert abs(np.corrcoef(x[:-1], x[1:])[0, 1]) < 0.03       # siblings independent
+
+
+def test_the_pearl_rule_holds_in_the_band_fails_moving_away_and_otherwise_is_not_judged():
+    r = minimal_tree.pearl_r(3)
+    def trend(*rows):
+        return pd.DataFrame([{"depth": d, "factor": f, "lo": lo, "hi": hi, "pearl_R": r} for d, f, lo, hi in rows])
+    assert minimal_tree.pearl_verdict(trend((8, r, r * 0.99, r * 1.01)))[0] == "holds"
+    assert minimal_tree.pearl_verdict(trend((6, r * 1.3, r * 1.25, r * 1.35),
+                                            (8, r * 1.5, r * 1.45, r * 1.55)))[0] == "does not hold"
+    assert minimal_tree.pearl_verdict(trend((6, r * 1.5, r * 1.45, r * 1.55),
+                                            (8, r * 1.3, r * 1.25, r * 1.35)))[0] == "not judged"
+    assert minimal_tree.pearl_verdict(trend((8, r, r * 0.8, r * 1.2)))[0] == "not judged"
 
 
 def test_pearl_root_solves_its_equation():
