@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
@@ -38,3 +40,33 @@ def test_every_api_page_names_an_existing_module():
             path = ROOT.joinpath(*name.split("."))
             assert path.with_suffix(".py").exists() or (path / "__init__.py").exists(), \
                 f"{page.name}: no module {name}"
+
+
+def test_api_reference_roles_become_links_and_reexports_are_listed_once():
+    """The griffe extension of mkdocs.yml: no raw reST role is left in a rendered module's
+    docstrings, a role to a rendered object is an autorefs link, and a re-export whose own
+    module is rendered is dropped (each object listed once)."""
+    import importlib.util
+    griffe = pytest.importorskip("griffe")    # the docs extra
+    spec = importlib.util.spec_from_file_location("sphinx_roles",
+                                                  ROOT / "docs" / "hooks" / "sphinx_roles.py")
+    ext = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ext)
+    assert "docs/hooks/sphinx_roles.py:SphinxRoles" in (ROOT / "mkdocs.yml").read_text()
+    pkg = griffe.load("gameai", search_paths=[str(ROOT)], allow_inspection=False,
+                      extensions=griffe.Extensions(ext.SphinxRoles()))
+    shown = ext.rendered_modules()
+    role = re.compile(r":(func|class|meth|mod|attr|data|exc):`")
+
+    def walk(obj):
+        yield obj
+        for m in obj.members.values():
+            if not m.is_alias:
+                yield from walk(m)
+    for path in shown:
+        for obj in walk(pkg[path.removeprefix("gameai.")] if path != "gameai" else pkg):
+            if obj.docstring is not None:
+                assert not role.search(obj.docstring.value), obj.path
+    assert "[`gameai.search.stats`][gameai.search.stats]" in pkg["search"].docstring.value
+    assert "Limits" not in pkg["search"].members        # shown under gameai.search.stats
+    assert "Limits" in pkg["search.stats"].members
