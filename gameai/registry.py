@@ -484,15 +484,14 @@ def make_player(spec: Any, game: Any = None, **params: Any) -> Any:
         target = PLAYERS.factory(name)     # the import: a missing module or name is named
         if inspect.isclass(target) and hasattr(target, "search") and not hasattr(target, "choose"):
             return PLAYERS.create("search", searcher=spec, **params)
-        made = PLAYERS.create(spec, **params)
-        if hasattr(made, "choose"):
-            return made
-        if hasattr(made, "search"):
-            return PLAYERS.create("search", searcher=made, name=given)
-        raise SpecError(f"player {spec!r} made a {type(made).__name__}, which has neither "
-                        f"choose(state) nor search(state, limits); {_EXPECTED['player']}")
-    if name not in PLAYERS.names() and name in SEARCHERS.names():
+    elif name not in PLAYERS.names() and name in SEARCHERS.names():
         if spec != given:            # a preset: its short name, not the long spec
             params.setdefault("name", given)
         return PLAYERS.create("search", searcher=spec, **params)
-    return PLAYERS.create(spec, **params)
+    made = PLAYERS.create(spec, **params)
+    if hasattr(made, "choose"):
+        return made
+    if hasattr(made, "search"):      # a searcher where a player was asked for
+        return PLAYERS.create("search", searcher=made, name=given)
+    raise SpecError(f"player {spec!r} made a {type(made).__name__}, which has neither "
+                    f"choose(state) nor search(state, limits); {_EXPECTED['player']}")
