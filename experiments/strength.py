@@ -1,31 +1,33 @@
 """Strength: tournaments that test what the source documents say about playing strength.
 
-Nine claims, one family (the verdicts are Holm-corrected over all ten, see below):
+Claims in one Holm family (:data:`FAMILY`), plus one control per Gomoku game:
 
-* **Look-ahead, evaluation held equal (4 claims in Gomoku, 3 in Renju).** The 002
-  document says its one-shot point weighting "cannot look ahead like minimax". To test
-  look-ahead and not a better evaluator, alpha-beta uses the *same* point-weighting
-  ladder as its evaluation (``eval=gomoku.pointweight``; history heuristic, transposition
-  table and killer moves; compiled backend) at a fixed depth of 1, 2, 3 and 4 plies in
-  Gomoku (the 002 document's game) and 1, 2 and 3 in Renju, against the one-shot
-  ``pointweight`` player. Renju stops at 3 for the budget: a depth-4 Renju game costs
-  about 16 CPU seconds (the forbidden-move judgement at every node), so its 200 games
-  would take 27 of the full run's 120 minutes. Depth 1 is the control: it sees the reply's best point in its evaluation but
-  plays no reply. **Budget: fixed depth**, not equal nodes or time: the claim is about
-  look-ahead itself, the one-shot player has no node count to match, and a depth-limited
-  game does not depend on machine load (the alpha-beta side's mean nodes per move and both
-  sides' seconds per move are reported).
-* **Equal effort (Xiangqi; 2 claims).** The 001 document's fixed two-ply max-min
-  (``minimax2``) against alpha-beta with the history heuristic (the 000 document) and
-  against NegaScout with a transposition table (the 003 document), both in iterative
-  deepening. **Budget: equal nodes**, because equal time cannot be had at a size that
-  decides: minimax2's effort is whatever its two-ply tree costs (about a thousand nodes,
-  a few milliseconds a move), so a timed match runs at milliseconds a move and follows
-  machine load. Instead minimax2's mean nodes per move is measured on seeded self-play
-  (:func:`minimax2_nodes_per_move`; node counts do not depend on load, so the budget is
-  the same on every run and machine) and the deepening searchers get exactly that node
-  budget per move. The report gives each side's mean nodes per move in the games
-  themselves; if they differ by more than :data:`NODE_TOLERANCE`, the claim is not judged.
+* **Look-ahead with the evaluation held equal (002 document; Gomoku and Renju).** The 002
+  document says its one-shot point weighting "cannot look ahead like minimax". A fair test
+  of look-ahead needs an evaluation with which a depth-1 search *is* the one-shot player;
+  the old ``gomoku.pointweight`` position value (best own point minus best opponent point)
+  is not one (its depth-1 control lost 197 of 200 games to the player it should equal).
+  Here alpha-beta evaluates with the line-sum point weighting
+  (:mod:`experiments.lookahead_eval`: the alternating sum of each placed stone's point
+  weight at the time it was placed), with which a depth-1 search picks from the one-shot
+  player's best points (a test checks it on every suite position). **Depth 1 is the
+  control:** a check, not a claim: when its 95% interval does not include 50%, the look-
+  ahead rows of that game are not judged. Depths 2 and 3 then measure look-ahead alone.
+  (Depth 4 is left out: on the Python backend, which the Python evaluation needs, a
+  depth-4 move costs about 3 s.) **Budget: fixed depth** (the one-shot player has no node
+  count to match; games do not follow machine load).
+* **Practical row (002 document).** The strongest searcher of a fixed effort (the threat
+  player: NegaScout at depth 4 with threat search, compiled) against the one-shot player.
+* **Equal effort (Xiangqi; 2 claims; 000, 001 and 003 documents).** The 001 document's
+  fixed two-ply max-min (``minimax2``) against alpha-beta with the history heuristic and
+  against NegaScout with a transposition table, both in iterative deepening. The earlier
+  design (a budget equal to the max-min's *mean* nodes per move) measured where the budget
+  fell: NegaScout with only a TT did not finish depth 2 on some positions and played its
+  depth-1 move there (-153 Elo). **Budget: the max-min's own count on every move**
+  (:mod:`experiments.equal_effort`): before each move the deepening searcher runs the
+  max-min on the same position and gets exactly its node count; a stopped iteration keeps
+  its best fully searched root move, as engines do. The sides' mean nodes per move are
+  reported; if they differ by more than :data:`NODE_TOLERANCE`, the claim is not judged.
 
 **Games** (from power, fixed before any game is played): ``--full`` plays
 :data:`GAMES` = 200 games per claim, 100 seeded openings each played with colours swapped
@@ -78,7 +80,7 @@ from gameai.errors import RecordError
 from gameai.tournament.runner import TournamentConfig, run_tournament
 from gameai.tournament.stats import score_to_elo
 
-from . import parallel
+from . import equal_effort, lookahead_eval, parallel
 from ._common import Claim, Results, cli, command_for, source
 from .parallel import pmap
 
@@ -86,7 +88,7 @@ NAME = "strength"
 ALPHA, POWER = 0.05, 0.80
 Z = NormalDist().inv_cdf(1 - ALPHA / 2)
 GAMES = (2, 200)                       # games per claim (quick, --full), colour-swapped pairs
-DEPTHS = {"gomoku": (1, 2, 3, 4), "renju": (1, 2, 3)}   # alpha-beta depths against the one-shot player
+DEPTHS = {"gomoku": (1, 2, 3), "renju": (1, 2, 3)}   # alpha-beta depths against the one-shot player
 RADIUS = 2                             # Gomoku/Renju candidate points: within this distance of a stone
 XQ_MAX_PLIES = (120, 300)              # Xiangqi game length cap (a draw when reached)
 GOMOKU_MAX_PLIES = 225                 # a full board
@@ -94,15 +96,31 @@ OPENING_PLIES = {"gomoku": 4, "renju": 4, "xiangqi": 2}
 NODE_TOLERANCE = 1.33                  # "equal nodes": mean nodes/move within this factor
 CALIBRATION = (4, 60)                  # minimax2 self-play games and searched plies each
 RULES = {"gomoku": "freestyle", "renju": "renju"}
-XQ_SEARCHERS = {"alphabeta(depth=30,id=true,history=true,nodes={n},backend=compiled)": "000",
-                "negascout(depth=30,id=true,tt=true,nodes={n},backend=compiled)": "003"}
+#: the deepening players, each held on every move to the max-min's own node count on that
+#: position (experiments.equal_effort)
+XQ_SEARCHERS = {equal_effort.spec(equal_effort.AlphaBetaHistory): "000",
+                equal_effort.spec(equal_effort.NegaScoutTT): "003"}
+#: the practical row: the strongest searcher of a fixed effort against the one-shot player
+#: (the threat player at depth 4, as the suites' self-play uses it; fixed depth, not time,
+#: so that games do not follow machine load)
+PRACTICAL = ("negascout(depth=4,id=true,tt=true,history=true,killers=true,threats=true,"
+             "threat_order=true,threat_forced=true,threat_depth=3,backend=compiled)")
+
+
+FAMILY = "strength claims"
+
+
+def is_control(side: str) -> bool:
+    """Whether a player is a look-ahead control (depth 1 with the line-sum evaluation)."""
+    return side == lookahead(1)
 
 
 def lookahead(depth: int) -> str:
-    """The alpha-beta player with the one-shot player's own evaluation. The transposition
-    table and killer moves only order and share the fixed-depth search (a third fewer
-    nodes at depth 4 here), so the depth-4 games fit the time box."""
-    return f"alphabeta(depth={depth},eval=gomoku.pointweight,history=true,tt=true,killers=true,backend=compiled)"
+    """The alpha-beta player whose depth-1 search IS the one-shot player: the line-sum
+    point weighting (:mod:`experiments.lookahead_eval`), on the Python backend (the
+    evaluation is Python), with history and killers for ordering and no transposition
+    table (the evaluation depends on the order of the line, so transpositions differ)."""
+    return f"alphabeta(depth={depth},eval={lookahead_eval.spec()},history=true,killers=true)"
 
 
 # --- cost: measured before choosing the budgets ----------------------------------------------
@@ -111,9 +129,15 @@ def lookahead(depth: int) -> str:
 # machine while other work shared it (load average 5-12, so an idle machine does no worse):
 # the mean of 4 seeded games per pairing after one untimed game (measure_costs(4, settings=
 # (True,))), so the depth-3 and depth-4 figures are rough; quick games are no longer.
-GAME_CPU_S = {("gomoku", 1): 0.06, ("gomoku", 2): 0.14, ("gomoku", 3): 4.7, ("gomoku", 4): 7.7,
-              ("renju", 1): 0.06, ("renju", 2): 0.26, ("renju", 3): 3.5,
-              ("xiangqi", "000"): 0.24, ("xiangqi", "003"): 0.27}
+# The line-sum look-ahead players and the per-move equal-effort Xiangqi players are new and
+# not yet measured by measure_costs: the figures below are from single searches (a depth-3
+# line-sum move 0.38 s, depth 2 0.03 s, on the Python backend, times about 15 own moves a
+# game; the threat player at depth 4 about 0.5 s a move; Xiangqi: minimax2's count plus a
+# search of the same size, about twice the old equal-mean figure). Rough: measure before
+# the full run (measure_costs(4, settings=(True,))).
+GAME_CPU_S = {("gomoku", 1): 0.1, ("gomoku", 2): 0.6, ("gomoku", 3): 6.0, ("gomoku", "practical"): 8.0,
+              ("renju", 1): 0.1, ("renju", 2): 0.9, ("renju", 3): 8.0, ("renju", "practical"): 10.0,
+              ("xiangqi", "000"): 0.5, ("xiangqi", "003"): 0.6}
 # per run: the workers' start in each of the three tournaments and the calibration, with
 # numba's cache warm (as after the experiments before this one; a cold cache adds a few
 # CPU minutes of compiling the Gomoku and Xiangqi kernels once)
@@ -336,7 +360,8 @@ def _tournaments(full: bool, seed: int, budget: int) -> list[tuple[str, str, Tou
     """(folder, player the claims play against, config) of each tournament of a run."""
     n, radius = GAMES[full], RADIUS
     out = [(game, "pointweight", TournamentConfig(
-        game=f"gomoku(rule={RULES[game]},radius={radius})", players=["pointweight", *map(lookahead, DEPTHS[game])],
+        game=f"gomoku(rule={RULES[game]},radius={radius})",
+        players=["pointweight", *map(lookahead, DEPTHS[game]), PRACTICAL],
         games=n, seed=seed, format="gauntlet", opening_plies=OPENING_PLIES[game], max_plies=GOMOKU_MAX_PLIES))
         for game in RULES]
     xq = [spec.format(n=budget) for spec in XQ_SEARCHERS]
@@ -356,15 +381,25 @@ def _claim_text(row, radius: int, budget: int) -> tuple[str, str]:
     """A claim's text and its source documents."""
     if row.match == "xiangqi":
         doc = next(d for s, d in XQ_SEARCHERS.items() if s.format(n=budget) == row.side)
-        text = (f"xiangqi: at equal effort per move, {row.side.split('(')[0]} in iterative deepening "
+        name = "alphabeta" if doc == "000" else "negascout"
+        text = (f"xiangqi: at equal effort per move, {name} in iterative deepening "
                 f"({'history heuristic' if doc == '000' else 'transposition table'}) plays better than the "
-                f"001 document's two-ply max-min (equal nodes: minimax2's measured mean of {budget} nodes a move)")
+                f"001 document's two-ply max-min (equal nodes on every move: the max-min's own count on "
+                f"that position; an unfinished iteration keeps its best fully searched move)")
         return text, f"{source(doc)}; {source('001')}"
+    if row.side == PRACTICAL:
+        return (f"{row.match}: a searcher beats one-shot point weighting (practical row: the threat "
+                f"player, NegaScout at depth 4 with threat search, against the one-shot player)", source("002"))
     depth = int(row.side.split("depth=")[1].split(",")[0])
-    text = (f"{row.match}: one-shot point weighting cannot look ahead like minimax, so alpha-beta at depth "
-            f"{depth} with the same point-weighting evaluation beats the one-shot player "
-            f"({'the control: no reply played' if depth == 1 else 'look-ahead'}; both sides choose among "
-            f"points within {radius} of a stone)")
+    if depth == 1:
+        text = (f"{row.match}: control: alpha-beta at depth 1 with the line-sum point weighting plays as "
+                "the one-shot player (it picks from the same best points), so it scores 50% (a check of "
+                "the design: the look-ahead rows of this game are judged only if it passes)")
+    else:
+        text = (f"{row.match}: one-shot point weighting cannot look ahead like minimax, so alpha-beta at "
+                f"depth {depth} with an evaluation that makes depth 1 the one-shot player (the line-sum "
+                f"point weighting) beats the one-shot player (look-ahead alone; both sides choose among "
+                f"points within {radius} of a stone)")
     return text, source("002")
 
 
@@ -382,21 +417,44 @@ def run(full: bool = False, seed: int = 1, out=None, resume: bool = False) -> li
     df = pd.DataFrame(rows)
     outcomes = [Outcome(r.points, r.games, tuple(getattr(r, f"pairs_{k}") for k in range(5)))
                 for r in df.itertuples()]
-    judged = verdicts(outcomes)
-    m = len(outcomes)
+    # the depth-1 controls are checks, not claims of the family: a control passes when its
+    # 95% interval includes 50%; a game whose control fails has its look-ahead rows not judged
+    control = [is_control(r.side) for r in df.itertuples()]
+    family = [i for i, c in enumerate(control) if not c]
+    judged_family = verdicts([outcomes[i] for i in family])
+    judged: list = [None] * len(outcomes)
+    for i, j in zip(family, judged_family):
+        judged[i] = j
+    failed = set()
+    for i, c in enumerate(control):
+        if c:
+            o = outcomes[i]
+            lo, hi = score_interval(o.points, o.games, list(o.pairs))
+            ok = lo <= 0.5 <= hi
+            judged[i] = (None, ("check passed: the 95% interval includes 50%" if ok else
+                                "check FAILED: the 95% interval excludes 50%, so this game's look-ahead "
+                                "rows are not judged"), (lo, hi))
+            if not ok:
+                failed.add(df.match.iloc[i])
+    m = len(family)
     cmd = command_for(NAME, full)
     claims, cols = [], []
-    for row, o, (v, why, (hlo, hhi)) in zip(df.itertuples(), outcomes, judged):
+    for k, (row, o, (v, why, (hlo, hhi))) in enumerate(zip(df.itertuples(), outcomes, judged)):
         lo, hi = score_interval(o.points, o.games, list(o.pairs))
         score = o.points / o.games
+        verdict = {True: "holds", False: "does not hold", None: "inconclusive"}[v]
+        if control[k]:
+            verdict = "not judged"
+        elif row.match in failed and row.side != PRACTICAL:
+            v, verdict, why = None, "not judged", f"not judged: the control of {row.match} failed; {why}"
         side_cost = (f"{row.side_nodes_per_move:.0f} nodes a move (fixed depth)" if row.match != "xiangqi"
-                     else f"{row.side_nodes_per_move:.0f} nodes a move (budget {budget})")
+                     else f"{row.side_nodes_per_move:.0f} nodes a move (the max-min's own count on each move)")
         opp_cost = ("one-shot, no nodes" if row.match != "xiangqi"
                     else f"{row.opponent_nodes_per_move:.0f} nodes a move")
         if row.match == "xiangqi":
             ratio = row.side_nodes_per_move / row.opponent_nodes_per_move
             if not 1 / NODE_TOLERANCE <= ratio <= NODE_TOLERANCE:
-                v, why = None, f"not judged: nodes per move not equal (ratio {ratio:.2f}); {why}"
+                v, verdict, why = None, "not judged", f"not judged: nodes per move not equal (ratio {ratio:.2f}); {why}"
         record = (f"{row.side} vs {row.opponent}: +{row.wins} ={row.draws} -{row.losses} in {row.games} games "
                   f"({sum(o.pairs)} colour-swapped pairs, pair points 0/0.5/1/1.5/2: "
                   + "/".join(map(str, o.pairs)) + f"), score {score:.1%}{_elo_point(score)}, "
@@ -408,8 +466,16 @@ def run(full: bool = False, seed: int = 1, out=None, resume: bool = False) -> li
                   f"under the run's load); "
                   f"mean game {row.mean_plies:.0f} plies")
         text, src = _claim_text(row, radius, budget)
-        text += f" [one of {m} claims, verdicts Holm-corrected over the family]"
-        claims.append(Claim(NAME, src, text, f"{record}. Verdict: {why}", v, cmd))
+        if not control[k]:
+            text += f" [one of {m} claims, verdicts Holm-corrected over the family]"
+        short = (f"{row.match}: control, depth 1 = one-shot player (50%)" if control[k] else
+                 f"{row.match}: practical, threat player beats one-shot" if row.side == PRACTICAL else
+                 f"xiangqi: {'alpha-beta+history' if '000' in src else 'NegaScout+TT'} beats the max-min, equal nodes"
+                 if row.match == "xiangqi" else
+                 f"{row.match}: look-ahead depth {row.side.split('depth=')[1].split(',')[0]} beats one-shot")
+        claims.append(Claim(NAME, src, text, f"{record}. Verdict: {why}", v, cmd, verdict=verdict, short=short,
+                            estimate=f"{score:.1%}, Elo {elo_text(lo, hi)}", n=o.games,
+                            family="" if control[k] else FAMILY))
         cols.append({"score": score, "score_lo": lo, "score_hi": hi, "elo": score_to_elo(score),
                      "elo_lo": score_to_elo(lo), "elo_hi": score_to_elo(hi), "holm_lo": hlo, "holm_hi": hhi,
                      "p_value": p_value(o.points, o.games, list(o.pairs)),
@@ -421,8 +487,9 @@ def run(full: bool = False, seed: int = 1, out=None, resume: bool = False) -> li
     res.manifest({"full": full, "games_per_claim": GAMES[full], "depths": {g: list(d) for g, d in DEPTHS.items()},
                   "gomoku_radius": radius, "opening_plies": OPENING_PLIES,
                   "lookahead_players": {g: [lookahead(d) for d in ds] for g, ds in DEPTHS.items()},
-                  "xiangqi_players": [s.format(n=budget) for s in XQ_SEARCHERS],
-                  "xiangqi_nodes_per_move": budget, "xiangqi_max_plies": XQ_MAX_PLIES[full],
+                  "xiangqi_players": [s.format(n=budget) for s in XQ_SEARCHERS], "practical": PRACTICAL,
+                  "xiangqi_budget": "per move: the max-min's own node count on that position",
+                  "xiangqi_maxmin_mean_nodes_per_move": budget, "xiangqi_max_plies": XQ_MAX_PLIES[full],
                   "calibration_nodes_moves": calibration, "node_tolerance": NODE_TOLERANCE,
                   "alpha": ALPHA, "power": POWER, "verdict_rule": verdicts.__doc__}, seed)
     return claims
@@ -430,9 +497,13 @@ def run(full: bool = False, seed: int = 1, out=None, resume: bool = False) -> li
 
 def _figure(df: pd.DataFrame):
     """Score of the claim's side with its 95% interval and its Holm-level interval."""
-    labels = [(f"{m}: alpha-beta depth {s.split('depth=')[1].split(',')[0]}, point-weight eval"
-               if m != "xiangqi" else f"xiangqi: {s.split('(')[0]} (deepening, equal nodes)")
-              + f"\nvs {o}, {g} games" for m, s, o, g in zip(df.match, df.side, df.opponent, df.games)]
+    def label(m, s):
+        if m == "xiangqi":
+            return f"xiangqi: {s.split(':')[-1]} (deepening, the max-min's nodes each move)"
+        if s == PRACTICAL:
+            return f"{m}: threat player, depth 4 (practical)"
+        return f"{m}: alpha-beta depth {s.split('depth=')[1].split(',')[0]}, line-sum point weighting"
+    labels = [label(m, s) + f"\nvs {o}, {g} games" for m, s, o, g in zip(df.match, df.side, df.opponent, df.games)]
     fig, ax = plt.subplots(figsize=(9, 0.8 * len(df) + 1.4))
     y = list(range(len(df)))
     ax.errorbar(df.score, y, xerr=[df.score - df.holm_lo, df.holm_hi - df.score], fmt="none",
@@ -469,7 +540,7 @@ def measure_costs(games: int = 10, seed: int = 11, settings: tuple[bool, ...] = 
                 t0 = time.process_time()
                 for t in mine:
                     play_game(t)
-                key = DEPTHS[label][pi] if label != "xiangqi" else list(XQ_SEARCHERS.values())[pi]
+                key = [*DEPTHS[label], "practical"][pi] if label != "xiangqi" else list(XQ_SEARCHERS.values())[pi]
                 out.setdefault(full, {})[(label, key)] = (time.process_time() - t0) / len(mine)
     return out
 
