@@ -63,6 +63,8 @@ class SearchPlayer:
 
     def new_game(self, seed: int) -> None:
         import inspect
+        if not callable(getattr(self.searcher, "new_game", None)):
+            return                  # a searcher of one's own need not keep anything
         try:
             takes_seed = "seed" in inspect.signature(self.searcher.new_game).parameters
         except (TypeError, ValueError):
