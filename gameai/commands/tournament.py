@@ -40,6 +40,32 @@ def add_parser(sub):
     return p
 
 
+def _compile_first(game: str, players: list[str]) -> None:
+    """Compile (or load) the kernels of the compiled searchers among ``players`` in this
+    process, saying so when one compiles, so that a cold cache is not minutes of a
+    progress bar at 0 while every worker compiles the same kernels; the workers then
+    load them from the disk cache. Anything else (players, engines) is left alone."""
+    from ..errors import GameError
+    from ..registry import SEARCHERS, load_game, make_searcher, resolve_preset
+    from ._common import compile_notice
+    try:
+        state = load_game(game)
+        specs = [resolve_preset(p, state) for p in players]
+    except GameError:
+        return                       # the tournament itself names the problem
+    with compile_notice("gameai tournament"):
+        for spec in specs:
+            if spec.split("(", 1)[0].strip() not in SEARCHERS.names():
+                continue
+            try:
+                searcher = make_searcher(spec)
+            except GameError:
+                continue
+            if getattr(searcher, "backend", None) == "compiled":
+                from ..compiled.search import warm_up   # compiles; its tables stay unmade
+                warm_up(searcher, state, searcher.evaluator(state))
+
+
 def run(args) -> int:
     from ..tournament.runner import TournamentConfig, run_tournament
     cfg = TournamentConfig(
@@ -48,6 +74,8 @@ def run(args) -> int:
         depth=args.depth, nodes=args.nodes, time=args.time,
         max_plies=args.max_plies or None, sprt=args.sprt, opening_balance=args.opening_balance,
         names=args.names)
+    if args.backend == "joblib":    # a Dask cluster's workers have caches of their own
+        _compile_first(args.game, list(args.players))
     r = run_tournament(cfg, args.out, jobs=args.jobs, backend=args.backend,
                        scheduler=args.scheduler, progress=not args.no_progress)
     print(f"records: {r.out}/games.parquet, moves.parquet, manifest.json, standings.csv, "

@@ -192,3 +192,23 @@ def test_search_and_perft_say_they_are_preparing_only_when_a_kernel_compiles(cap
         assert re.fullmatch(r"gameai search: prepared in \d+\.\d s", err[1])
     else:
         assert err == []
+
+
+@needs_numba
+def test_tournament_compiles_its_compiled_searchers_first_and_says_so(tmp_path, monkeypatch, capsys):
+    import numba
+
+    import gameai.compiled.search as compiled_search
+    warmed = []
+
+    def warm_up(o, state, ev, timed=False):         # stands for a cold cache's compile
+        warmed.append((o.backend, state.name, timed))
+        numba.njit(lambda v: v * 11)(3)
+    monkeypatch.setattr(compiled_search, "warm_up", warm_up)
+    assert main(["tournament", "--game", "tictactoe", "--player", "alphabeta(depth=1,backend=compiled)",
+                 "--player", "alphabeta(depth=1)", "--player", "random", "--games", "2",
+                 "--jobs", "1", "--no-progress", "--out", str(tmp_path / "t")]) == 0
+    err = capsys.readouterr().err
+    assert warmed[0] == ("compiled", "tictactoe", False)   # the compiled searcher, untimed
+    assert "gameai tournament: preparing: compiling the search's kernels" in err
+    assert "gameai tournament: prepared in " in err
