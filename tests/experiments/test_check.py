@@ -123,3 +123,14 @@ def test_the_committed_results_are_current_by_a_small_recount(capsys):
 def experiments_package_root():
     from pathlib import Path
     return Path(__file__).resolve().parents[2]
+
+
+def test_every_folder_under_results_has_a_manifest():
+    root = experiments_package_root() / "results"
+    # an experiment's folder and a tournament's folder in it; a tournament's games/ folder
+    # holds its records, described by the tournament's manifest
+    folders = [p for p in root.rglob("*") if p.is_dir() and not p.name.startswith(".")
+               and not (p.name == "games" and (p.parent / "games.parquet").exists())]
+    assert folders
+    missing = [str(p.relative_to(root)) for p in folders if not (p / "manifest.json").exists()]
+    assert not missing, f"folders without a manifest.json: {missing}"
