@@ -159,3 +159,21 @@ def test_an_evaluator_for_another_game_stops_the_run_in_process(tmp_path):
                                                       "random"], games=2)
     with pytest.raises(SpecError, match="in this process: alphabeta.*scores gomoku"):
         run_tournament(cfg, tmp_path, jobs=1, progress=False, log=None)
+
+
+def test_cli_tournament_with_an_entry_point_evaluator_and_two_jobs(tmp_path):
+    sys.path.insert(0, str(ROOT / "tests" / "spec"))
+    try:
+        from test_own_code import fake_distribution
+    finally:
+        sys.path.pop(0)
+    (tmp_path / "site").mkdir()
+    root = fake_distribution(tmp_path / "site")
+    out = tmp_path / "t"
+    spec = "alphabeta(depth=2,eval=plugin.mobility)"
+    r = _cli(["tournament", "--game", "tictactoe", "--player", spec, "--player",
+              "plugin.greedy", "--games", "2", "--jobs", "2", "--no-progress", "--out",
+              str(out)], root, tmp_path)
+    assert r.returncode == 0, r.stderr
+    games = pq.read_table(out / "games.parquet").to_pylist()
+    assert len(games) == 2 and all(g["faulty"] == -1 for g in games)
