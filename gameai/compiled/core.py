@@ -43,8 +43,10 @@ import zlib
 
 import numpy as np
 
-from ..search.pruning import (FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_MIN_DEPTH, LMR_MIN_INDEX,
-                              NULL_R, RFP_DEPTH, RFP_MARGIN, lmr_reduction)
+from ..search.pruning import (DELTA_MARGIN, FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_MIN_DEPTH,
+                              LMR_MIN_INDEX, NULL_BASE, NULL_DIV, NULL_EVAL_DIV,
+                              NULL_PER_DEPTH, NULL_R, RFP_DEPTH, RFP_MARGIN, SEE_BAD,
+                              lmr_reduction, null_reduction)
 from ..search.stats import INF, MATE, MATE_BOUND
 from ..search.tt import EXACT, LOWER, UPPER
 from . import stubs
@@ -60,9 +62,15 @@ HAS_THREATS = bool(getattr(game, "HAS_THREATS", False))
 _threat_horizon = getattr(game, "threat_horizon", stubs.threat_horizon)
 _threat_order = getattr(game, "threat_order", stubs.threat_order)
 _threat_forced = getattr(game, "threat_forced", stubs.threat_forced)
+# the pruning parts' check probes (stubs for a kernel without checks)
+_gives_check = getattr(game, "gives_check", stubs.gives_check)
+_has_attackers = getattr(game, "has_attackers", stubs.has_attackers)
+_see = getattr(game, "see", stubs.see)
+_capture_value = getattr(game, "capture_value", stubs.capture_value)
 # the cache folder: per kernel, and per value of the constants frozen into the code
 _FROZEN = (LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, RFP_DEPTH, RFP_MARGIN, FUTILITY_DEPTH,
-           FUTILITY_MARGIN, INF, MATE, MATE_BOUND, EXACT, LOWER, UPPER)
+           FUTILITY_MARGIN, INF, MATE, MATE_BOUND, EXACT, LOWER, UPPER, NULL_BASE,
+           NULL_PER_DEPTH, NULL_DIV, NULL_EVAL_DIV, SEE_BAD, DELTA_MARGIN)
 _TAG = f"{_kernel}-{zlib.crc32(repr(_FROZEN).encode()):08x}"
 
 NO_MOVE = -(1 << 63)            #: "no move" (None) in move arrays
@@ -80,8 +88,10 @@ NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FIRST_MOVE_CUTOFFS, TT_PROBES, TT_H
     KILLERS, NOISY, EVASIONS, CHECK_EXT, NULLMOVE, LMR, IS_CAP, MVV, REPEAT, MDP, NEED_CHECK, \
     INLINE, ORDERING, MAX_PLY, ON_ROOT, POLLING, RESTRICT, \
     THREATS, THREAT_ORDER, THREAT_NODES, ROOT_REPLY, REPLIES, N_REPLIES, THREAT_FORCED, \
-    GRAIN, TT_ALWAYS, FUTILITY, RFP = range(61)
-NULL_AT = N_FIXED = 61          #: c[NULL_AT + ply]: null_at[ply]
+    GRAIN, TT_ALWAYS, FUTILITY, RFP, NULL_TRIES, NULL_CUTOFFS, REDUCTIONS, \
+    REDUCTION_RESEARCHES, FUTILITY_SKIPS, QNODES, ROOT_PARTIAL, NULL_ADAPTIVE, SEE_SKIPS, \
+    DELTA_SKIPS, SEE, DELTA = range(73)
+NULL_AT = N_FIXED = 73          #: c[NULL_AT + ply]: null_at[ply]
 # buf: moves [0, SCORES), their sort keys [SCORES, PVS), PV rows of PV_W: [length, moves...]
 # tt (gameai.compiled.memory.CompiledTT): rows [key, depth, generation + flag + 1, value,
 # move, age]; the last row holds the table's age, slots in use, index mask and generation
@@ -91,6 +101,7 @@ T_AGE, T_USED, T_MASK, T_GEN = range(4)
 
 #: the Python core's reduction formula itself, compiled (written once, in search.pruning)
 _lmr_reduction = jit(lmr_reduction, tag=_TAG, _nrt=False, inline="always")
+_null_reduction = jit(null_reduction, tag=_TAG, _nrt=False, inline="always")
 
 _HOOKS: list = []               # (stop_check, on_root_move) of the running searches
 
@@ -250,13 +261,15 @@ def qsearch(G, E, S, alpha, beta, ply, qd, top):
     """Captures only (``gen_noisy``), standing pat on the evaluation; in check with
     ``evasions``, every legal move and no stand pat."""
     c, buf = S[0], S[1]
+    c[QNODES] += 1
     if c[NODES] >= c[NEXT_CHECK] and _stopped(c):
         return 0
     r = game.result(G)
     if r >= 0:
         c[TERMINALS] += 1
         return _term_value(G, c, r, ply)
-    if game.HAS_CHECK and c[EVASIONS] and qd > 0 and game.in_check(G):
+    evading = game.HAS_CHECK and c[EVASIONS] and qd > 0 and game.in_check(G)
+    if evading:
         c[INTERIOR] += 1
         best = -INF
         n1 = game.gen_moves(G, buf, top)
@@ -275,7 +288,19 @@ def qsearch(G, E, S, alpha, beta, ply, qd, top):
             _sort_desc(buf, sc, top, n1)
     if ply + 1 > c[SELDEPTH]:
         c[SELDEPTH] = ply + 1
+    use_delta = c[DELTA] and -MATE_BOUND < alpha and not evading
+    base = best + DELTA_MARGIN
     for j in range(top, n1):
+        if not evading:
+            if use_delta and base + _capture_value(G, buf[j]) <= alpha \
+                    and not _gives_check(G, buf[j]):
+                c[DELTA_SKIPS] += 1     # delta pruning: the capture cannot reach alpha
+                if base + _capture_value(G, buf[j]) > best:
+                    best = base + _capture_value(G, buf[j])
+                continue
+            if c[SEE] and _see(G, buf[j]) < 0:
+                c[SEE_SKIPS] += 1       # a capture that loses material
+                continue
         game.push(G, buf[j])
         c[NODES] += 1
         v = -qsearch(G, E, S, -beta, -alpha, ply + 1, qd - 1, n1)
@@ -368,30 +393,45 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
     # Step 7 skips the quiet moves after the first when the node is futile.
     futile = False
     fv = -INF
+    se = 0
+    have_se = False
     if game.HAS_CHECK and (c[FUTILITY] or c[RFP]) and ply and not checked \
             and beta - alpha == 1 and -MATE_BOUND < alpha and beta < MATE_BOUND \
             and depth <= max(FUTILITY_DEPTH if c[FUTILITY] else 0, RFP_DEPTH if c[RFP] else 0):
         se = _evaluate(G, E, c)
+        have_se = True
         if c[RFP] and depth <= RFP_DEPTH and se - RFP_MARGIN * depth >= beta:
             c[PRUNED] += 1
             return se
         if c[FUTILITY] and depth <= FUTILITY_DEPTH and se + FUTILITY_MARGIN * depth <= alpha:
             futile = True
             fv = se + FUTILITY_MARGIN * depth
-    # null move: passing still fails high, so a real move would too
+    # null move: passing still fails high, so a real move would too (adaptive: on a
+    # null window with the evaluation at least beta, reduced by depth and excess)
     if game.HAS_NULL and c[NULLMOVE] and ply and not checked and not c[NULL_AT + ply] \
             and depth > NULL_R and -MATE_BOUND < beta < MATE_BOUND:
-        game.push_null(G)
-        c[NODES] += 1
-        c[NULL_AT + ply + 1] = 1
-        v = -negamax(G, E, S, depth - 1 - NULL_R, -beta, 1 - beta, ply + 1, top)
-        c[NULL_AT + ply + 1] = 0
-        game.pop_null(G)
-        if c[ABORT]:
-            return 0
-        if v >= beta:
-            c[PRUNED] += 1
-            return beta if v >= MATE_BOUND else v   # a mate after passing proves nothing
+        r_null = NULL_R
+        if c[NULL_ADAPTIVE]:
+            if beta - alpha != 1 or not _has_attackers(G):
+                r_null = -1
+            else:
+                if not have_se:
+                    se = _evaluate(G, E, c)
+                r_null = _null_reduction(depth, se - beta) if se >= beta else -1
+        if r_null >= 0:
+            game.push_null(G)
+            c[NODES] += 1
+            c[NULL_TRIES] += 1
+            c[NULL_AT + ply + 1] = 1
+            v = -negamax(G, E, S, depth - 1 - r_null, -beta, 1 - beta, ply + 1, top)
+            c[NULL_AT + ply + 1] = 0
+            game.pop_null(G)
+            if c[ABORT]:
+                return 0
+            if v >= beta:
+                c[PRUNED] += 1
+                c[NULL_CUTOFFS] += 1
+                return beta if v >= MATE_BOUND else v   # a mate after passing proves nothing
     # 6. moves and their order
     n0 = top
     n1 = game.gen_moves(G, buf, n0)
@@ -422,6 +462,8 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
         if game.HAS_CAPTURE and c[MVV]:     # captures first, by MVV-LVA (stable)
             for j in range(n0, n1):
                 buf[sc + j] = game.mvv_lva(G, buf[j])
+                if c[SEE] and game.is_capture(G, buf[j]) and _see(G, buf[j]) < 0:
+                    buf[sc + j] -= SEE_BAD  # losing captures after the quiet moves
             _sort_desc(buf, sc, n0, n1)
         if tt_move != NO_MOVE:
             _to_front(buf, n0, n1, tt_move)
@@ -444,19 +486,12 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
         m = buf[n0 + i]
         if HAS_THREATS and c[THREATS] and not ply:
             c[ROOT_REPLY] = _reply_of(c, m)
-        if game.HAS_CHECK and game.HAS_CAPTURE and futile and i and not game.is_capture(G, m):
-            game.push(G, m)             # a futile quiet move, unless it gives check:
-            if not game.in_check(G):    # visited, and answered by the margin's bound
-                c[NODES] += 1
-                c[PRUNED] += 1
-                stopped = c[NODES] >= c[NEXT_CHECK] and _stopped(c)
-                game.pop(G)
-                if stopped:
-                    return 0
-                if fv > best:
-                    best = fv           # fail soft: the margin's bound on the move
-                continue
-            game.pop(G)
+        if game.HAS_CHECK and game.HAS_CAPTURE and futile and i and not game.is_capture(G, m) \
+                and not _gives_check(G, m):
+            c[FUTILITY_SKIPS] += 1      # a futile quiet move that gives no check: not
+            if fv > best:               # made, answered by the margin's bound
+                best = fv               # (fail soft)
+            continue
         if leaf_children:               # the child is a leaf or a terminal: no recursion
             game.push(G, m)
             c[NODES] += 1
@@ -478,9 +513,11 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
             game.push(G, m)
             c[NODES] += 1
             if red:                     # a late quiet move: reduced null-window probe
+                c[REDUCTIONS] += 1
                 v = -negamax(G, E, S, d1 - red, -alpha - 1, -alpha, ply + 1, n1)
                 if not c[ABORT] and v > alpha:  # it beat alpha: search it at full depth
                     c[RESEARCHES] += 1
+                    c[REDUCTION_RESEARCHES] += 1
                     c[NODES] += 1
                     v = -negamax(G, E, S, d1, -alpha - 1 if scout else -beta, -alpha,
                                  ply + 1, n1)
@@ -506,6 +543,8 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
             best = v
             best_move = m
             if v > alpha:
+                if not ply:             # proven better than the moves before it
+                    c[ROOT_PARTIAL] = m
                 alpha = v
                 _pv_set(buf, c, ply, m)
                 if v >= beta and c[PRUNING]:
@@ -513,8 +552,10 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
                     if not i:
                         c[FIRST_MOVE_CUTOFFS] += 1
                     break
-    # 8. store what was learnt
-    if best >= beta and c[PRUNING] and c[KILLERS] and kil[ply, 0] != best_move:
+    # 8. store what was learnt (killers: with captures first by MVV-LVA, quiet moves
+    # only, as Stockfish; without that order, any move that cut off)
+    if best >= beta and c[PRUNING] and c[KILLERS] and kil[ply, 0] != best_move \
+            and not (game.HAS_CAPTURE and c[MVV] and c[IS_CAP] and game.is_capture(G, best_move)):
         kil[ply, 1] = kil[ply, 0]
         kil[ply, 0] = best_move
     if c[USE_HIST] and best > a0:

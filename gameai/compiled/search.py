@@ -204,7 +204,7 @@ class CompiledSearch:
         c[t.NODE_LIMIT] = node_limit or 0
         c[t.NEXT_POLL] = t.POLL
         c[t.NEXT_CHECK] = min(node_limit or t.NEVER, t.POLL if check_every == 1 else t.NEVER)
-        c[t.ROOT_BEST] = c[t.ROOT_FIRST] = NO_MOVE
+        c[t.ROOT_BEST] = c[t.ROOT_FIRST] = c[t.ROOT_PARTIAL] = NO_MOVE
         width = (P + o.qdepth + 2) * kernel.MAX_MOVES          # the deepest line's moves
         c[t.SCORES], c[t.PVS], c[t.PV_W] = width, 2 * width, P + 1
         buf = np.zeros(2 * width + P * (P + 1), np.int64)
@@ -226,6 +226,16 @@ class CompiledSearch:
     @root_first.setter
     def root_first(self, move: Any) -> None:
         self.c[template.ROOT_FIRST] = NO_MOVE if move is None else move
+
+    @property
+    def root_partial(self) -> Any:
+        """A root move that beat alpha at full depth in the current iteration."""
+        m = int(self.c[template.ROOT_PARTIAL])
+        return None if m == NO_MOVE else m
+
+    @root_partial.setter
+    def root_partial(self, move: Any) -> None:
+        self.c[template.ROOT_PARTIAL] = NO_MOVE if move is None else move
 
     @property
     def root_best(self) -> Any:

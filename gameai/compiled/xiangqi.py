@@ -30,8 +30,8 @@ import numpy as np
 
 from ..games.xiangqi_tables import (ADVISOR, ADVISOR_T, CANNON, ELEPHANT, ELEPHANT_T, HORSE,
                                     HORSE_FROM, HORSE_T, KING, KING_T, LEG_OF, MAT, PAWN,
-                                    PAWN_FROM, PAWN_T, PST, RAY_INDEX, RAYS, ROOK, Z_PIECE,
-                                    Z_SIDE)
+                                    PAWN_FROM, PAWN_T, PST, RAY_INDEX, RAYS, ROOK, SEE_VALUE,
+                                    Z_PIECE, Z_SIDE)
 from .jit import jit
 
 NAME = "xiangqi"
@@ -71,7 +71,8 @@ O_ZS = O_ZP + 16 * 90              # side-to-move key
 O_PST = O_ZS + 1                   # [piece][sq] position value, Red positive
 O_MAT = O_PST + 16 * 90            # [piece] material, Red positive
 O_LOW = O_MAT + 16                 # [(1 << i) % 67] i: the index of a word's lowest set bit
-T_SIZE = O_LOW + 67
+O_SEE = O_LOW + 67                 # [piece] value in a static exchange
+T_SIZE = O_SEE + 16
 # ... then the position: board, scalars, piece sets, scratch for _any_legal, the undo records.
 B = T_SIZE                         # [sq] piece code
 # side to move, plies since capture, undo records, the kings (I_KING + side), key,
@@ -125,6 +126,7 @@ def _tables() -> np.ndarray:
         t[O_ZP + p * 90:][:90] = [_i64(z) for z in Z_PIECE[p]]
         t[O_PST + p * 90:][:90] = PST[p]
         t[O_MAT + p] = MAT[p]
+        t[O_SEE + p] = SEE_VALUE[p]
     t[O_ZS] = _i64(Z_SIDE)
     return t
 
@@ -251,6 +253,139 @@ def _safe_full(G, m, k, sd) -> bool:
     G[fr] = p
     G[to] = c
     return not bad
+
+
+@jit(_nrt=False)
+def gives_check(G, m) -> bool:
+    """Would ``m`` (legal here) put the opponent in check? On the board alone (Python
+    ``gives_check``): nothing is pushed."""
+    fr = B + (m >> 8)
+    to = B + (m & 255)
+    p = G[fr]
+    c = G[to]
+    G[to] = p
+    G[fr] = 0
+    other = G[I_SIDE] ^ 1
+    checked = _attacked(G, G[I_KING + other], other)
+    G[fr] = p
+    G[to] = c
+    return checked
+
+
+@jit(_nrt=False)
+def _least_attacker(G, k, sd) -> int:
+    """The square of side ``sd``'s least valuable piece attacking ``k`` (-1 if none):
+    Python ``_least_attacker``, the same order."""
+    o = sd << 3
+    pawn = PAWN + o
+    j = sd * 90 + k
+    for i in range(G[O_PFN + j]):
+        s = G[O_PF + j * 3 + i]
+        if G[B + s] == pawn:
+            return s
+    adv = ADVISOR + o
+    for i in range(G[O_ATN + j]):
+        s = G[O_AT + j * 4 + i]
+        if G[B + s] == adv:
+            return s
+    ele = ELEPHANT + o
+    for i in range(G[O_ETN + j]):
+        s = G[O_ET + (j * 4 + i) * 2]
+        if G[B + s] == ele and G[B + G[O_ET + (j * 4 + i) * 2 + 1]] == 0:
+            return s
+    horse = HORSE + o
+    for jj in range(G[O_HFN + k]):
+        h = O_HF + (k * 4 + jj) * 3
+        if G[B + G[h]] == 0:
+            for i in range(G[O_HFC + k * 4 + jj]):
+                s = G[h + 1 + i]
+                if G[B + s] == horse:
+                    return s
+    rook = ROOK + o
+    cannon = CANNON + o
+    best = -1
+    for d in range(4):
+        r = O_RAY + (k * 4 + d) * RAY_LEN
+        screen = False
+        for i in range(G[O_RAYN + k * 4 + d]):
+            s = G[r + i]
+            q = G[B + s]
+            if q:
+                if screen:
+                    if q == cannon:
+                        return s
+                    break
+                if q == rook and best < 0:
+                    best = s
+                screen = True
+    if best >= 0:
+        return best
+    king = KING + o
+    for i in range(G[O_KTN + j]):
+        s = G[O_KT + j * 4 + i]
+        if G[B + s] == king:
+            return s
+    return -1
+
+
+@jit(_nrt=False)
+def capture_value(G, m) -> int:
+    """Python ``capture_value``: the exchange value of the captured piece (0 if quiet)."""
+    return G[O_SEE + G[B + (m & 255)]]
+
+
+@jit(_nrt=False)
+def see(G, m) -> int:
+    """Static exchange evaluation of ``m`` (Python ``see``): the swap list and the squares
+    to put back live in the scratch slots."""
+    fr = m >> 8
+    to = m & 255
+    p = G[B + fr]
+    g0 = SCRATCH                        # gains, then (square, piece) pairs to put back
+    s0 = SCRATCH + 40
+    G[g0] = G[O_SEE + G[B + to]]
+    G[s0], G[s0 + 1], G[s0 + 2], G[s0 + 3] = to, G[B + to], fr, p
+    n_saved = 2
+    G[B + to] = p
+    G[B + fr] = 0
+    on_to = G[O_SEE + p]
+    sd = (p >> 3) ^ 1
+    d = 0
+    while True:
+        a = _least_attacker(G, to, sd)
+        if a < 0:
+            break
+        d += 1
+        G[g0 + d] = on_to - G[g0 + d - 1]
+        q = G[B + a]
+        G[s0 + 2 * n_saved], G[s0 + 2 * n_saved + 1] = a, q
+        n_saved += 1
+        G[B + to] = q
+        G[B + a] = 0
+        on_to = G[O_SEE + q]
+        sd ^= 1
+    for i in range(n_saved - 1, -1, -1):
+        G[B + G[s0 + 2 * i]] = G[s0 + 2 * i + 1]
+    while d > 0:
+        a = -G[g0 + d - 1]
+        b = G[g0 + d]
+        G[g0 + d - 1] = -(a if a > b else b)
+        d -= 1
+    return G[g0]
+
+
+@jit(_nrt=False)
+def has_attackers(G) -> bool:
+    """Has the side to move a rook, horse or cannon? (Python ``has_attackers``)"""
+    sd = G[I_SIDE]
+    for w in range(2):
+        bb = G[MEN + 2 * sd + w]
+        while bb:
+            sq, bb = _lowest(G, bb, w)
+            t = G[B + sq] & 7
+            if t == ROOK or t == HORSE or t == CANNON:
+                return True
+    return False
 
 
 # ---------------------------------------------------------------------- move generation

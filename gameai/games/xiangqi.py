@@ -54,7 +54,7 @@ from .protocol import CheckedPush, Outcome, play
 from .xiangqi_tables import (ADVISOR, ADVISOR_T, CANNON, ELEPHANT, ELEPHANT_T, HORSE, HORSE_FROM,
                              HORSE_T, KING, KING_T, LEG_OF, MAT, MAX_COUNT, MOVE_RULE, PAWN,
                              PAWN_FROM, PAWN_T, PST, RAY_INDEX, RAYS, READ_LETTER, ROOK,
-                             WRITE_LETTER, Z_PIECE, Z_SIDE, in_palace, own_half)
+                             SEE_VALUE, WRITE_LETTER, Z_PIECE, Z_SIDE, in_palace, own_half)
 
 START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 FILES = "abcdefghi"
@@ -576,12 +576,114 @@ class Xiangqi(CheckedPush):
         return bool(self._unexposing((move,), k, side))
 
     def gives_check(self, move: int) -> bool:
-        """Would ``move`` (legal here) put the opponent in check?"""
-        self.push_unchecked(move)
-        try:
-            return self.in_check()
-        finally:
-            self.pop()
+        """Would ``move`` (legal here) put the opponent in check? Tested on the board alone
+        (the piece moved and put back, nothing pushed), so futility pruning can ask it of
+        every move it skips without making the move."""
+        b = self.board
+        fr = move >> 8
+        to = move & 255
+        p = b[fr]
+        c = b[to]
+        b[to] = p
+        b[fr] = 0
+        other = self._side ^ 1
+        checked = self._attacked(self._kings[other], other)
+        b[fr] = p
+        b[to] = c
+        return checked
+
+    def capture_value(self, move: int) -> int:
+        """The exchange value of the piece ``move`` captures (0 for a quiet move): what
+        delta pruning adds to the stand-pat score."""
+        return SEE_VALUE[self.board[move & 255]]
+
+    def see(self, move: int) -> int:
+        """Static exchange evaluation of ``move`` (legal here): the material the mover
+        ends with when both sides keep recapturing on its target square with their least
+        valuable attacker, each free to stop (a quiet move: 0, or minus the piece when
+        the square is attacked). Pins are ignored, as in Stockfish; the pieces are moved
+        on the board, so cannon screens and horse legs change as the exchange goes, and
+        the board is put back. Ordering and quiescence use its sign."""
+        b = self.board
+        fr = move >> 8
+        to = move & 255
+        p = b[fr]
+        gains = [SEE_VALUE[b[to]]]
+        saved = [(to, b[to]), (fr, p)]
+        b[to] = p
+        b[fr] = 0
+        on_to = SEE_VALUE[p]
+        side = (p >> 3) ^ 1
+        while True:
+            a = self._least_attacker(to, side)
+            if a < 0:
+                break
+            gains.append(on_to - gains[-1])
+            q = b[a]
+            saved.append((a, q))
+            b[to] = q
+            b[a] = 0
+            on_to = SEE_VALUE[q]
+            side ^= 1
+        for sq, piece in reversed(saved):
+            b[sq] = piece
+        for d in range(len(gains) - 1, 0, -1):
+            gains[d - 1] = -max(-gains[d - 1], gains[d])
+        return gains[0]
+
+    def _least_attacker(self, k: int, side: int) -> int:
+        """The square of ``side``'s least valuable piece attacking square ``k`` (pawn,
+        advisor, elephant, horse, cannon, rook, king; -1 if none) on the current board."""
+        b = self.board
+        o = side << 3
+        pawn = PAWN + o
+        for s in PAWN_FROM[side][k]:
+            if b[s] == pawn:
+                return s
+        adv = ADVISOR + o
+        for s, _ in ADVISOR_T[side][k]:
+            if b[s] == adv:
+                return s
+        ele = ELEPHANT + o
+        for s, eye, _ in ELEPHANT_T[side][k]:
+            if b[s] == ele and not b[eye]:
+                return s
+        horse = HORSE + o
+        for leg, srcs in HORSE_FROM[k]:
+            if not b[leg]:
+                for s in srcs:
+                    if b[s] == horse:
+                        return s
+        rook, cannon, best = ROOK + o, CANNON + o, -1
+        for ray in RAYS[k]:
+            screen = False
+            for s in ray:
+                q = b[s]
+                if q:
+                    if screen:
+                        if q == cannon:
+                            return s
+                        break
+                    if q == rook and best < 0:
+                        best = s
+                    screen = True
+        if best >= 0:
+            return best
+        king = KING + o
+        for s, _ in KING_T[side][k]:
+            if b[s] == king:
+                return s
+        return -1
+
+    def has_attackers(self) -> bool:
+        """Has the side to move a rook, horse or cannon? Null-move pruning is unsound in
+        the zugzwang-prone endings of kings, advisors, elephants and pawns (Stockfish asks
+        the same of non-pawn material)."""
+        b = self.board
+        for s in self._men[self._side]:
+            if b[s] & 7 in (ROOK, HORSE, CANNON):
+                return True
+        return False
 
     def is_capture(self, move: int) -> bool:
         return self.board[move & 255] != 0

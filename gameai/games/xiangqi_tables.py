@@ -214,3 +214,8 @@ def _pst() -> tuple[tuple[int, ...], ...]:
 
 PST = _pst()  # PST[piece][sq]: Red-positive value (Black entries are negative)
 MAT = tuple((MATERIAL[p & 7] if p & 7 else 0) * (1 if p < 8 else -1) for p in range(16))
+#: a piece's value in a static exchange (:meth:`Xiangqi.see`): its material, the king's so
+#: large that no exchange takes it (0 for an empty square)
+SEE_KING = 10000
+SEE_VALUE = tuple(0 if not p & 7 else SEE_KING if p & 7 == KING else MATERIAL[p & 7]
+                  for p in range(16))

@@ -42,8 +42,9 @@ from typing import Any, Callable
 from ..games.protocol import fast_push
 from .ordering import mvv_lva_key
 from .parts import parts
-from .pruning import (FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R,
-                      RFP_DEPTH, RFP_MARGIN, lmr_reduction)
+from .pruning import (DELTA_MARGIN, FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_MIN_DEPTH,
+                      LMR_MIN_INDEX, NULL_R, RFP_DEPTH, RFP_MARGIN, SEE_BAD, lmr_reduction,
+                      null_reduction)
 from .stats import INF, MATE, MATE_BOUND, SearchStats
 from .tt import EXACT, LOWER, UPPER, from_tt
 
@@ -70,6 +71,8 @@ class Search:
         self.root_moves = root_moves         # only these root moves (UCI searchmoves); None = all
         self.root_first: Any = None          # the previous iteration's best move
         self.root_best: Any = None           # best root move of the current iteration
+        self.root_partial: Any = None        # a root move that beat alpha at full depth in
+                                             # the current iteration (kept if it is stopped)
         self.on_root_move = on_root_move
         self.max_ply = max_depth + min(max_depth, 32) + 2   # check extensions stop there
         self.pvt: list = [()] * (self.max_ply + 2)   # triangular PV: pvt[ply] from ply
@@ -118,8 +121,18 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     static_depth = max(FUTILITY_DEPTH if futility else 0, RFP_DEPTH if rfp else 0)
     push_null = state.push_null if p.nullmove else None   # never where check is unknown
     pop_null = getattr(state, "pop_null", None)
+    null_adaptive = p.null_adaptive
+    has_attackers = state.has_attackers if null_adaptive else None
     is_capture = getattr(state, "is_capture", None)
+    gives_check = state.gives_check if futility or p.delta else None
+    see = state.see if p.see else None
+    capture_value = state.capture_value if p.delta else None
     mvv = mvv_lva_key(state) if p.mvv_lva else None
+    if mvv is not None and see is not None:      # losing captures after the quiet moves
+        mvv_plain = mvv
+        mvv = lambda m: mvv_plain(m) - SEE_BAD if is_capture(m) and see(m) < 0 \
+            else mvv_plain(m)                    # noqa: E731
+    qmvv = mvv_plain if see is not None and mvv is not None else mvv   # quiescence: by MVV-LVA
     repeated = state.repetition_outcome if p.repetition else None
     need_check, inline, ordering = p.need_check, p.inline, p.ordering
     by_threat = o.threat_moves.order if o.threat_order else None    # the threat part's
@@ -135,6 +148,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     null_at = [False] * (max_ply + 2)        # null_at[p]: the move into ply p was a null move
     nodes = leaves = terminals = interior = cutoffs = fmc = probes = hits = ttcuts = res = 0
     pruned = ghi = seldepth = 0
+    null_tries = null_cuts = reductions = red_res = fskips = qnodes = see_skips = dskips = 0
     next_check = every if node_limit is None else min(every, node_limit)
 
     def check(ply):
@@ -157,14 +171,16 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     def qsearch(alpha, beta, ply, qd):
         """Captures only (``noisy_moves``), standing pat on the evaluation; in check with
         ``evasions``, every legal move and no stand pat."""
-        nonlocal nodes, leaves, terminals, interior, seldepth
+        nonlocal nodes, leaves, terminals, interior, seldepth, qnodes, see_skips, dskips
+        qnodes += 1
         if nodes >= next_check:
             check(ply)
         r = result()
         if r is not None:
             terminals += 1
             return term_value(r, ply)
-        if evasions and qd > 0 and in_check():
+        evading = evasions and qd > 0 and in_check()
+        if evading:
             interior += 1
             best = -INF
             moves = legal()
@@ -176,11 +192,23 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
             if best > alpha:
                 alpha = best
             moves = noisy()
-            if mvv is not None:
-                moves.sort(key=mvv, reverse=True)
+            if qmvv is not None:
+                moves.sort(key=qmvv, reverse=True)
         if ply + 1 > seldepth:
             seldepth = ply + 1
+        base = best + DELTA_MARGIN if capture_value is not None and -MATE_BOUND < alpha \
+            and not evading else None
         for m in moves:
+            if not evading:
+                if base is not None and base + capture_value(m) <= alpha and \
+                        not gives_check(m):
+                    dskips += 1             # delta pruning: the capture cannot reach alpha
+                    if base + capture_value(m) > best:
+                        best = base + capture_value(m)
+                    continue
+                if see is not None and see(m) < 0:
+                    see_skips += 1          # a capture that loses material
+                    continue
             push(m)
             nodes += 1
             v = -qsearch(-beta, -alpha, ply + 1, qd - 1)
@@ -195,7 +223,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
 
     def negamax(depth, alpha, beta, ply):
         nonlocal nodes, leaves, terminals, interior, cutoffs, fmc, probes, hits, ttcuts
-        nonlocal res, seldepth, pruned, ghi
+        nonlocal res, seldepth, pruned, ghi, null_tries, null_cuts, reductions, red_res, fskips
         pvt[ply] = ()
         # 1. limits, terminal and draw
         if nodes >= next_check:
@@ -262,7 +290,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         # and not in check, the static evaluation decides: far above beta cuts the node
         # (reverse futility), far below alpha makes later quiet moves futile (futility).
         # Step 7 skips the quiet moves after the first when the node is futile.
-        futile, fv = False, -INF
+        futile, fv, se = False, -INF, None
         if depth <= static_depth and ply and not checked and beta - alpha == 1 \
                 and -MATE_BOUND < alpha and beta < MATE_BOUND:
             se = ev(state)
@@ -271,14 +299,25 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                 return se
             if futility and depth <= FUTILITY_DEPTH and se + FUTILITY_MARGIN * depth <= alpha:
                 futile, fv = True, se + FUTILITY_MARGIN * depth
-        # null move: passing still fails high, so a real move would too
+        # null move: passing still fails high, so a real move would too (adaptive: on a
+        # null window with the evaluation at least beta, reduced by depth and excess)
+        r_null = NULL_R
         if push_null is not None and ply and not checked and not null_at[ply] \
+                and depth > NULL_R and -MATE_BOUND < beta < MATE_BOUND and null_adaptive:
+            if beta - alpha != 1 or not has_attackers():
+                r_null = -1
+            else:
+                if se is None:
+                    se = ev(state)
+                r_null = null_reduction(depth, se - beta) if se >= beta else -1
+        if r_null >= 0 and push_null is not None and ply and not checked and not null_at[ply] \
                 and depth > NULL_R and -MATE_BOUND < beta < MATE_BOUND:
             push_null()
             nodes += 1
+            null_tries += 1
             null_at[ply + 1] = True
             try:
-                v = -negamax(depth - 1 - NULL_R, -beta, 1 - beta, ply + 1)
+                v = -negamax(depth - 1 - r_null, -beta, 1 - beta, ply + 1)
             except Abort as abort:           # undo the moves above the null move, then it
                 for _ in range(abort.pushed - ply - 1):
                     pop()
@@ -290,6 +329,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
             pop_null()
             if v >= beta:
                 pruned += 1
+                null_cuts += 1
                 return beta if v >= MATE_BOUND else v   # a mate after passing proves nothing
         # 6. moves and their order
         moves = legal()
@@ -335,18 +375,11 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
             pvt[ply + 1] = ()
         n = len(moves)
         for i, m in enumerate(moves):
-            if futile and i and not is_capture(m):
-                push(m)                     # a futile quiet move, unless it gives check:
-                if not in_check():          # visited, and answered by the margin's bound
-                    nodes += 1
-                    pruned += 1
-                    if nodes >= next_check:
-                        check(ply + 1)
-                    pop()
-                    if fv > best:
-                        best = fv           # fail soft: the margin's bound on the move
-                    continue
-                pop()
+            if futile and i and not is_capture(m) and not gives_check(m):
+                fskips += 1                 # a futile quiet move that gives no check: not
+                if fv > best:               # made, answered by the margin's bound
+                    best = fv               # (fail soft)
+                continue
             if leaf_children:               # the child is a leaf or a terminal: no recursion
                 push(m)
                 nodes += 1
@@ -368,9 +401,11 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                 push(m)
                 nodes += 1
                 if red:                     # a late quiet move: reduced null-window probe
+                    reductions += 1
                     v = -negamax(d1 - red, -alpha - 1, -alpha, ply + 1)
                     if v > alpha:           # it beat alpha: search it at full depth
                         res += 1
+                        red_res += 1
                         nodes += 1
                         v = -negamax(d1, -alpha - 1 if scout else -beta, -alpha, ply + 1)
                         if scout and alpha < v < beta:
@@ -392,6 +427,8 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                 best = v
                 best_move = m
                 if v > alpha:
+                    if not ply:             # proven better than the moves before it
+                        run.root_partial = m
                     alpha = v
                     pvt[ply] = (m,) + pvt[ply + 1]
                     if v >= beta and pruning:
@@ -399,8 +436,10 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                         if not i:
                             fmc += 1
                         break
-        # 8. store what was learnt
-        if best >= beta and pruning and killers is not None:
+        # 8. store what was learnt (killers: with captures first by MVV-LVA, quiet moves
+        # only, as Stockfish; without that order, any move that cut off)
+        if best >= beta and pruning and killers is not None and \
+                (mvv is None or is_capture is None or not is_capture(best_move)):
             killers.add(ply, best_move)
         if htab is not None and best > a0:
             k = hkey(best_move)
@@ -417,7 +456,10 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         c = dict.fromkeys(_COUNTERS, 0)
         c.update(nodes=nodes, leaves=leaves, terminals=terminals, interior=interior,
                  cutoffs=cutoffs, first_move_cutoffs=fmc, tt_probes=probes, tt_hits=hits,
-                 tt_cutoffs=ttcuts, researches=res, pruned=pruned)
+                 tt_cutoffs=ttcuts, researches=res, pruned=pruned, null_tries=null_tries,
+                 null_cutoffs=null_cuts, reductions=reductions,
+                 reduction_researches=red_res, futility_skips=fskips, qnodes=qnodes,
+                 see_skips=see_skips, delta_skips=dskips)
         c["seldepth"] = seldepth
         return c
 

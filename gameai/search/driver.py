@@ -15,6 +15,10 @@ A search goes through these steps, in this order:
    (:func:`iteration`): plain, an aspiration window around the previous value
    (``aspiration``), or MTD(f)'s null-window passes (Plaat, Schaeffer, Pijls & de Bruin
    1996); the previous best move first; stop at a forced result, a solved tree, a limit.
+   A limit that stops an iteration keeps that iteration's best root move when one was
+   searched in full and beat every move before it (the previous best among them), as
+   Stockfish keeps its sorted root moves; value and depth stay the last finished
+   iteration's.
 5. **Check the chosen move** with the attached part (``threats``: does it allow the
    opponent a VCT?); a refuted move is scored lost and the search goes on.
 6. **Report:** move, value, PV (lengthened from the TT when null windows cut it short),
@@ -191,12 +195,21 @@ def drive(o, run: Search, state, max_depth, soft_deadline, on_iteration, t0,
     i = 0
     while i < len(depths):
         d = depths[i]
+        run.root_partial = None
         try:
             v, move, line = iteration(o, run, d, guess, state)
         except Abort as abort:
             for _ in range(abort.pushed):
                 state.pop()
-            if best_move is None:           # no iteration finished: best root move so far
+            partial = run.root_partial
+            if partial is not None and partial != best_move and \
+                    not (o.threats is not None and o.threats.lost_moves().get(partial)):
+                # the stopped iteration searched a move in full and it beat every move
+                # before it, the previous best first: play it (as engines do)
+                best_move = partial
+                line = list(run.pvt[0])
+                pv = line if line[:1] == [partial] else [partial]
+            elif best_move is None:         # no iteration finished: best root move so far
                 best_move = fallback(o, run, state, allowed)
                 pv = [best_move]
             break

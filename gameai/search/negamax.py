@@ -65,6 +65,9 @@ class Searcher:
         self.clock = GameClock(parse_clock(clock)) if clock is not None else None
         if self.mtdf and not self.pruning:
             raise SpecError("mtdf needs pruning=true (it is a null-window alpha-beta driver)")
+        if self.null_adaptive and not self.nullmove:
+            raise SpecError("null_adaptive needs nullmove=true (it sets when and how far the "
+                            "null move reduces)")
         self.depth, self.eval_spec = depth, eval
         if tt_replace not in ("depth", "always"):
             raise SpecError(f"tt_replace must be depth or always, got {tt_replace!r}")

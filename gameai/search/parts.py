@@ -20,11 +20,14 @@ class Parts:
     evasions: bool       # quiescence answers check with every legal move
     check_ext: bool      # check extension
     nullmove: bool       # null-move pruning (a pass and a check test)
+    null_adaptive: bool  # ... on Stockfish's conditions (an attacker test too)
     lmr: bool            # late-move reductions
     futility: bool       # futility pruning of quiet moves (a check test and captures)
     reverse_futility: bool  # reverse futility pruning (a check test)
     is_capture: bool     # the game can say whether a move captures
     mvv_lva: bool        # captures ordered by MVV-LVA
+    see: bool            # static exchange: losing captures last, skipped in quiescence
+    delta: bool          # delta pruning in quiescence (a check probe and capture values)
     repetition: bool     # repetitions in the line judged by the game's rule
     mate_distance: bool  # mate-distance pruning (needs ply-adjusted mate values)
     need_check: bool     # a node asks in_check (null move, LMR, futility or check extension)
@@ -41,15 +44,19 @@ def parts(o: Any, state: Any) -> Parts:
     in_check = has("in_check")
     check_ext = bool(o.check_ext) and in_check
     null = bool(o.nullmove) and has("push_null") and has("pop_null") and in_check
+    null_adaptive = null and bool(o.null_adaptive) and has("has_attackers")
     mvv = bool(o.mvv_lva) and has("mvv_lva")
     repeat = bool(o.repetition) and has("repetition_outcome")
-    futility = bool(o.futility) and in_check and has("is_capture")
+    futility = bool(o.futility) and in_check and has("is_capture") and has("gives_check")
     rfp = bool(o.reverse_futility) and in_check
     return Parts(
         noisy=noisy, in_check=in_check, evasions=bool(o.evasions) and noisy and in_check,
-        check_ext=check_ext, nullmove=null, lmr=bool(o.lmr), futility=futility,
+        check_ext=check_ext, nullmove=null, null_adaptive=null_adaptive, lmr=bool(o.lmr),
+        futility=futility,
         reverse_futility=rfp, is_capture=has("is_capture"),
-        mvv_lva=mvv, repetition=repeat, mate_distance=bool(o.mate_distance and o.mate_ply),
+        mvv_lva=mvv, see=bool(o.see) and has("see") and has("is_capture"),
+        delta=bool(o.delta) and noisy and has("capture_value") and has("gives_check"),
+        repetition=repeat, mate_distance=bool(o.mate_distance and o.mate_ply),
         need_check=in_check and (null or bool(o.lmr) or check_ext or futility or rfp),
         inline=not noisy and o.threats is None and not check_ext and not repeat,
         ordering=(o.tt is not None or o.history is not None or o.killers is not None

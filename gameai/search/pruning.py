@@ -3,7 +3,11 @@
 Null move (Beal 1989; Donninger 1993): at a node not in check, let the opponent move
 twice (``push_null``); if a search reduced by ``NULL_R`` more plies still fails high,
 a real move would too, and the node is cut. Not exact: zugzwang positions fool it, so
-it is never tried in check, twice in a row, or with a mate bound.
+it is never tried in check, twice in a row, or with a mate bound. ``null_adaptive`` tries
+it as Stockfish 11 does (``search.cpp``, step 9): only on a null window, only when the
+static evaluation is at least beta and the side to move has pieces besides pawns and
+guards, and with a reduction that grows with depth and with the evaluation's excess over
+beta (:func:`null_reduction`).
 
 Late-move reductions (as in Fruit and Stockfish): quiet moves ordered late (index >=
 ``LMR_MIN_INDEX``) at depth >= ``LMR_MIN_DEPTH`` are first searched ``lmr_reduction``
@@ -22,6 +26,10 @@ both are on only where the game knows check and captures.
 from __future__ import annotations
 
 NULL_R = 2            #: null-move depth reduction (besides the ply of the null move itself)
+#: null_adaptive: R = (NULL_BASE + NULL_PER_DEPTH * depth) // NULL_DIV + min(excess //
+#: NULL_EVAL_DIV, 3) as Stockfish 11 (854, 68, 258; its 192 is 1.5 of its 128-unit pawns,
+#: 150 in our 100-unit pawns)
+NULL_BASE, NULL_PER_DEPTH, NULL_DIV, NULL_EVAL_DIV = 854, 68, 258, 150
 LMR_MIN_INDEX = 3     #: moves before this index are never reduced
 LMR_MIN_DEPTH = 3     #: no reductions below this remaining depth
 RFP_DEPTH = 3         #: reverse futility only at remaining depth <= this
@@ -30,6 +38,23 @@ FUTILITY_DEPTH = 2    #: futility pruning only at remaining depth <= this
 FUTILITY_MARGIN = 200  #: ... of quiet moves when the evaluation is this per ply below alpha
 
 
+#: ``see``: a capture whose static exchange loses material is ordered after the quiet
+#: moves and skipped by quiescence (Stockfish 11 ``qsearch``: "don't search moves with
+#: negative SEE values"); its sort key is MVV-LVA's minus this
+SEE_BAD = 1 << 30
+#: ``delta``: quiescence skips a capture that gives no check when the stand-pat score plus
+#: the captured piece plus this margin stays at or below alpha (Stockfish 11's 154 of its
+#: 128-unit pawns, about 120 of ours)
+DELTA_MARGIN = 120
+
+
 def lmr_reduction(depth: int, index: int) -> int:
     """Plies to reduce the ``index``-th move at remaining ``depth`` (>= 1)."""
     return 2 if index >= 6 and depth >= 5 else 1
+
+
+def null_reduction(depth: int, excess: int) -> int:
+    """Plies the adaptive null move reduces at remaining ``depth`` when the static
+    evaluation exceeds beta by ``excess`` (>= 0): 3 at depth 1 to 5 at depth 9, plus up
+    to 3 more for a large excess."""
+    return (NULL_BASE + NULL_PER_DEPTH * depth) // NULL_DIV + min(excess // NULL_EVAL_DIV, 3)

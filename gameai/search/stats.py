@@ -21,12 +21,32 @@ same way, so numbers from different searchers can be put in one table:
     ``nodes == leaves + terminals + interior + tt_cutoffs + pruned`` (except a root
     threat proof, see ``threat_nodes``).
 ``pruned``
-    Nodes answered by a pruning part without searching their moves: null-move cut-offs
-    and mate-distance pruning (:mod:`gameai.search.core`).
+    Nodes answered by a pruning part without searching their moves: null-move cut-offs,
+    reverse futility and mate-distance pruning (:mod:`gameai.search.core`).
+``null_tries`` / ``null_cutoffs``
+    Null-move searches made (each visits one passed position, counted in ``nodes``), and
+    those that failed high and cut their node (also in ``pruned``).
+``reductions`` / ``reduction_researches``
+    Moves searched first at a reduced depth (late-move reductions), and those whose
+    reduced search beat alpha and were searched again at full depth (also in
+    ``researches``).
+``futility_skips``
+    Moves futility pruning skipped: quiet moves that give no check at a node whose
+    evaluation plus the margin cannot reach alpha. Such a move is neither made nor
+    counted in ``nodes``; the node takes the margin's bound for it.
+``see_skips`` / ``delta_skips``
+    Captures quiescence did not search: losing by static exchange (``see``), or unable
+    to bring the stand-pat score near alpha (``delta``). Neither is made nor counted in
+    ``nodes``.
+``qnodes``
+    Calls of the quiescence search: the horizon positions it starts from (already in
+    ``nodes`` as their parent's child) and every position it reaches. Its share of
+    ``nodes`` is about ``qnodes / nodes``.
 ``cutoffs``
     Beta cutoffs: a node stopped searching its moves because a value reached beta.
 ``first_move_cutoffs``
-    Those cutoffs produced by the first move searched (a move-ordering quality measure).
+    Those cutoffs produced by the first move searched (a move-ordering quality measure;
+    :attr:`SearchStats.first_move_rate` is their share).
 ``tt_probes`` / ``tt_hits`` / ``tt_cutoffs``
     Transposition-table look-ups, look-ups that found the position, and nodes answered
     from the table without searching (value usable at this depth and window).
@@ -92,13 +112,23 @@ class SearchStats:
     threat_nodes: int = 0
     simulations: int = 0
     pruned: int = 0
+    null_tries: int = 0
+    null_cutoffs: int = 0
+    reductions: int = 0
+    reduction_researches: int = 0
+    futility_skips: int = 0
+    qnodes: int = 0
+    see_skips: int = 0
+    delta_skips: int = 0
     depth: int = 0
     seldepth: int = 0
     time_s: float = 0.0
     iterations: list[dict[str, Any]] = field(default_factory=list)
 
     COUNTERS = ("nodes", "leaves", "terminals", "interior", "cutoffs", "first_move_cutoffs",
-                "tt_probes", "tt_hits", "tt_cutoffs", "researches", "pruned")
+                "tt_probes", "tt_hits", "tt_cutoffs", "researches", "pruned", "null_tries",
+                "null_cutoffs", "reductions", "reduction_researches", "futility_skips",
+                "qnodes", "see_skips", "delta_skips")
 
     @classmethod
     def record_fields(cls) -> tuple[tuple[str, type], ...]:
@@ -118,6 +148,11 @@ class SearchStats:
     @property
     def nodes_per_second(self) -> float:
         return self.nodes / self.time_s if self.time_s > 0 else 0.0
+
+    @property
+    def first_move_rate(self) -> float:
+        """Share of the beta cut-offs made by the first move searched (0 without any)."""
+        return self.first_move_cutoffs / self.cutoffs if self.cutoffs else 0.0
 
 
 @dataclass(frozen=True)

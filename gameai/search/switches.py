@@ -107,8 +107,12 @@ SWITCHES: tuple[Switch, ...] = (
            "budget per horizon node (0: none)"),
     Switch("threat_verify", Annotated[float, Range(0, 1)], 0.3, "timed searches: the share "
            "of the time for checks of each iteration's move against an opponent VCT"),
-    Switch("nullmove", bool, False, "null-move pruning (R=2)", show="flag", slot="NULLMOVE",
-           packed=lambda o, p, k: p.nullmove),
+    Switch("nullmove", bool, False, "null-move pruning (R=2; Beal 1989, Donninger 1993)",
+           show="flag", slot="NULLMOVE", packed=lambda o, p, k: p.nullmove),
+    Switch("null_adaptive", bool, False, "null move on Stockfish 11's conditions: null "
+           "windows, evaluation >= beta, pieces besides pawns; R from depth and excess "
+           "(gameai.search.pruning)", show="flag", slot="NULL_ADAPTIVE",
+           packed=lambda o, p, k: p.null_adaptive),
     Switch("lmr", bool, False, "late-move reductions", show="flag", slot="LMR",
            packed=lambda o, p, k: p.lmr),
     Switch("futility", bool, False, "futility pruning of quiet moves near the horizon "
@@ -122,6 +126,12 @@ SWITCHES: tuple[Switch, ...] = (
            show="flag", slot="EVASIONS", packed=lambda o, p, k: p.evasions),
     Switch("mvv_lva", bool, False, "captures first, most valuable victim, least valuable "
            "attacker", show="flag", slot="MVV", packed=lambda o, p, k: p.mvv_lva),
+    Switch("see", bool, False, "static exchange evaluation: losing captures after the "
+           "quiet moves, and not searched by quiescence (Stockfish 11)", show="flag",
+           slot="SEE", packed=lambda o, p, k: p.see),
+    Switch("delta", bool, False, "delta pruning: quiescence skips captures that cannot "
+           "bring the stand-pat score near alpha (Stockfish 11's qsearch futility)",
+           show="flag", slot="DELTA", packed=lambda o, p, k: p.delta),
     Switch("mate_distance", bool, False, "mate-distance pruning", show="flag", slot="MDP",
            packed=lambda o, p, k: p.mate_distance),
     Switch("repetition", bool, False, "repetitions in the line judged by the game's rule "

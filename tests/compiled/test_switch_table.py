@@ -16,7 +16,8 @@ from gameai.search.switches import DERIVED, SWITCHES
 #: slots of ``c`` that hold per-search state, set by the compiled search itself
 STATE = {"GHI", "NEXT_CHECK", "ABORT", "ROOT_BEST", "ROOT_FIRST", "NODE_LIMIT", "NEXT_POLL",
          "SCORES", "PVS", "PV_W", "ALLOWED", "N_ALLOWED", "MAX_PLY", "ON_ROOT", "POLLING",
-         "RESTRICT", "THREAT_NODES", "ROOT_REPLY", "REPLIES", "N_REPLIES"}
+         "RESTRICT", "THREAT_NODES", "ROOT_REPLY", "REPLIES", "N_REPLIES",
+         "ROOT_PARTIAL"}
 
 
 def slot_names() -> list[str]:
@@ -69,6 +70,8 @@ def test_a_searchers_name_is_a_spec_that_builds_the_same_searcher():
             on["grain"] = rng.choice([1, 5, 50])
         if rng.random() < 0.5:
             on["tt_replace"] = "always"
+        if on.get("null_adaptive"):          # it refines the null move
+            on["nullmove"] = True
         s = Searcher(depth=rng.randint(1, 6), **on)
         assert make_searcher(s.name).name == s.name
         for f in flags:
