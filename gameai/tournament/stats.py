@@ -43,7 +43,7 @@ so ``elo(s) = -400 * log10(1/s - 1)``):
   Hunter 2004, assumption 1).
 
 The unit tests compare these functions with figures published by cutechess-cli, fastchess
-and fishtest runs (see tests/test_elo.py).
+and fishtest runs (see tests/tournament/test_elo.py).
 """
 from __future__ import annotations
 

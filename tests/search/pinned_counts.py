@@ -2,9 +2,10 @@
 
 The claim pinned here is "the search core refactor changes nothing" (not correctness):
 ``tests/data/pinned_counts.json`` holds every counter, value, move and PV computed by
-the code at commit 3a18d49 (before the core refactor), regenerated with::
+the code at commit 3a18d49 (before the core refactor), regenerated from the repository root
+with::
 
-    PYTHONPATH=$PWD /work/venv/bin/python -m tests.search.pinned_counts > tests/data/pinned_counts.json
+    .venv/bin/python -m tests.search.pinned_counts > tests/data/pinned_counts.json
 
 ``tests/search/test_pinned_counts.py`` recomputes them and requires equality.
 """
