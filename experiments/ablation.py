@@ -1,18 +1,22 @@
 """The node-count claims at real depth: one pre-registered contrast per claim, and
 Schaeffer's (1989) table of how much of the reduction each enhancement gives.
 
-**Positions.** The first ``n`` positions of each committed pool (:mod:`experiments.suites`:
-middle games from real play, screened as undecided by a deeper search than any used
-here): 24 a game in the full setting. The pilot (:mod:`experiments.power`, 8 positions a
-game one ply shallower; its file ``experiments/suites/pilot.json``) gave the spread of
-each contrast's log ratios. Detecting MTD(f)'s claimed 5% at 80% power at the strictest
-Holm level (0.05/12) needs 64 Xiangqi positions (sd 0.107), 570 Gomoku (0.329) and 1,037
-Renju (0.445); at the measured cost of a position (:data:`CPU_S_PER_POSITION`) 64
-positions of each game take about 2.3 hours of both cores, the three pools hold 48 each,
-and the whole reproduction must fit 2 hours. So ``n`` = 24, which detects 8.5% in
-Xiangqi (inside the claimed 5-10%) but only 24% in Gomoku and 31% in Renju: there an
-inconclusive MTD(f) contrast means "no difference as large as that". Each claim states
-the smallest effect its ``n`` detects.
+**Positions.** Each committed pool whole (:mod:`experiments.suites`: middle games from
+real play, one position per self-play game, no position twice, screened as undecided by
+a deeper search than any used here): 46 Xiangqi, 19 Gomoku and 17 Renju positions in the
+full setting.
+
+**Sizing, from the observed spread** (fixed before the run it sizes). The first full run's
+per-position log ratios, on the positions the pools keep, had standard deviations of
+0.15 / 0.10 / 0.15 (NegaScout against alpha-beta; Xiangqi / Gomoku / Renju) and 0.57 /
+0.44 / 0.18 (MTD(f) against NegaScout). Detecting a 5% difference at 80% power at the
+strictest Holm level of the twelve contrasts needs 129 / 53 / 120 positions for the first
+and 1,712 / 1,020 / 169 for the second, more than any pool holds or two cores search in a
+run. So ``n`` is the whole pool, the most there is (Xiangqi at about 150 CPU seconds a
+position is the run's largest cost), and each claim states the smallest effect its ``n``
+detects, from that run's own observed spread; an inconclusive contrast means "no
+difference as large as that". The pilot (:mod:`experiments.power`) still estimates the
+cost of a position.
 
 **Searches.** On the compiled backend (the same node counts as the Python reference, see
 :mod:`gameai.compiled`), each configuration searches each position at every depth of its
@@ -32,15 +36,20 @@ per game, at the deepest depth both sides of the contrast reached,
 4. MTD(f) vs NegaScout, both with TT, history and iterative deepening, in leaves (Plaat,
    Schaeffer, Pijls & de Bruin 1996 report 5-10% fewer).
 
-Each is a paired t-test on log ratios with a 95% t interval; the twelve (four contrasts,
-three games) are one Holm-corrected family.
+Each is judged by :func:`experiments.intervals.judge` (t and BCa paired bootstrap
+intervals at the Holm level, Wilcoxon reported; equivalence by TOST within +-3%); the
+twelve (four contrasts, three games) are one Holm family, "ablation node-count
+contrasts". Contrast 4 is tested against the claimed ratio 0.95, the others against 1.
 
-**Schaeffer's table.** The grid {alpha-beta, NegaScout} x history x TT x killers, all with
-iterative deepening (16 configurations), at the deepest depth every one of them reached:
-each enhancement's Shapley share of the log reduction from none to all, with bootstrap
-intervals; no verdict per cell. One claim is judged from it: Schaeffer's "history and TT
-give almost all of the reduction" holds when the 95% interval of their summed share lies
-wholly at or above ``ALMOST_ALL`` (0.9), fails when wholly below.
+**Schaeffer's measure** (Schaeffer 1989). The grid {alpha-beta, NegaScout} x history x TT x
+killers, all with iterative deepening (16 configurations), at the deepest depth every one
+of them reached. Judged, per position: the reduction alpha-beta + history + TT gives
+(against alpha-beta with ID only) over the reduction NegaScout + history + TT + killers
+gives, in nodes (his measure) and, reported, in log nodes; the mean fraction with t and
+BCa bootstrap intervals; "history and TT give almost all of the reduction" holds when the
+union of the two intervals at 1 - 0.05/3 (Bonferroni over the games) lies at or above
+``ALMOST_ALL`` (0.9), fails when wholly below. Secondary, without a verdict: each
+enhancement's Shapley share of the log reduction over the grid, with bootstrap intervals.
 
 **The minimal tree.** The cheapest Knuth-Moore proof of each position (compiled oracle,
 :func:`gameai.search.minimal_tree`), to Xiangqi depth 5 and Gomoku/Renju depth 4 in the
@@ -99,10 +108,8 @@ QUICK = {"positions": {"xiangqi": 4, "gomoku": 4, "renju": 4},
                    "gomoku": {"plain": 2, "ordered": 2, "best": 2},
                    "renju": {"plain": 2, "ordered": 2, "best": 2}},
          "minimal": {"xiangqi": 2, "gomoku": 2, "renju": 2}, "backend": "python"}
-#: positions per game in the full setting: 24, or the whole pool when it holds fewer (one
-#: position per self-play game leaves 19 Gomoku and 17 Renju positions)
-FULL_POSITIONS = 24
-FULL = {"positions": {g: min(FULL_POSITIONS, len(suites.load(g))) for g in suites.GAMES},
+#: positions per game in the full setting: the whole pool (see "Sizing" above)
+FULL = {"positions": {g: len(suites.load(g)) for g in suites.GAMES},
         "depth": {"xiangqi": {"plain": 6, "ordered": 7, "best": 8},
                   "gomoku": {"plain": 5, "ordered": 5, "best": 5},
                   "renju": {"plain": 5, "ordered": 5, "best": 5}},

@@ -3,21 +3,23 @@
 **The rule** (:mod:`experiments.intervals`, the house standard of :mod:`experiments.ablation`,
 fixed before the data). Each judged claim is ONE paired contrast: per position, the ratio
 ``metric(A) / metric(B)`` of two configurations at the same completed depth, oriented so
-that a ratio below 1 is what the claim says; summarised by :func:`~experiments.intervals.contrast`
-(geometric mean, Student-t 95% interval on the log ratios, two-sided t-test). All the judged
-contrasts of this experiment (17 in the full setting) are one Holm-corrected family
-(:func:`~experiments.intervals.holm`); the verdict is :meth:`~experiments.intervals.Contrast.verdict`:
-ratio < 1 with Holm p < 0.05 holds, ratio > 1 with Holm p < 0.05 does not hold, anything
-else is inconclusive. Each claim states the smallest reduction its ``n`` detects at 80%
-power at the strictest Holm level, from that contrast's own observed sd of log ratios.
+that a ratio below 1 is what the claim says, with the ratio it claims and an equivalence
+margin (:func:`rule`: MTD(f) at most 0.95x NegaScout, the others "fewer"; +-3%). All the
+judged contrasts of this experiment (27 in the full setting) are one Holm family,
+:data:`FAMILY`, judged by :func:`~experiments.intervals.judge`: at each contrast's Holm
+level a t interval and a BCa paired bootstrap interval of the mean log ratio must agree
+on holds / does not hold / equivalent, else inconclusive; Wilcoxon reported. Each claim
+states the smallest reduction its ``n`` detects at 80% power at the strictest Holm
+level, from that contrast's own observed sd of log ratios.
 Descriptive numbers (re-search rates, MTD(f) passes, how often a pruning part keeps the
 root value, iterative deepening's overhead without memory) are reported in the measured
 text, never as verdicts. A reported claim that is not judged has verdict None and says so.
 
 **Positions.** The first ``n`` positions of the committed Xiangqi and Gomoku (freestyle)
-pools (:func:`experiments.suites.load`): middle games from real play, screened as
-undecided by a deeper search than any used here. In the full setting 24 Xiangqi and 32 Gomoku
-positions (a Xiangqi position at depth 8 costs twenty times a Gomoku one). (Renju is
+pools (:func:`experiments.suites.load`): middle games from real play, one position per
+self-play game, screened as undecided by a deeper search than any used here. In the full
+setting 24 Xiangqi positions and the whole Gomoku pool, 19 (a Xiangqi position at depth
+8 costs ten times a Gomoku one). (Renju is
 left out: its pool, its evaluation and its kernel are Gomoku's with the forbidden moves
 of black; the ablation experiment covers it.) A search that does not complete its depth,
 or ends on a mate score, drops its position from every contrast that uses it (counted in
@@ -38,15 +40,22 @@ The old setting searched Xiangqi to 5 and Gomoku to 4 everywhere.
    Nodes ``alphabeta+history+tt+id`` / ``alphabeta+history+tt``, ordered depth. Reported:
    the overhead without memory, nodes ``alphabeta+id`` / ``alphabeta``, plain depth.
 2. ``aspiration`` (Slate & Atkin 1977; Schaeffer 1989): aspiration windows save nodes.
-   Nodes ``negascout+history+tt+id+aspiration`` / ``negascout+history+tt+id``, ordered
-   depth, with the window fixed in advance at half the evaluation's smallest tactical unit:
-   50 in Xiangqi (half a pawn, the searcher's default), 250 in Gomoku (half a closed
-   three, 500). Reported: re-searches per search.
-3. ``grain`` (Plaat, Schaeffer, Pijls & de Bruin 1996): a coarser evaluation needs fewer
-   MTD(f) passes. MTD(f) passes summed over the iterations to the ordered depth, evaluation
-   rounded to multiples of 50 (``grain=50``) / the evaluation itself (MTD(f) with TT,
-   history, ID).
-   Reported: passes per iteration at each grain.
+   Nodes ``negascout+history+tt+id grain 1+aspiration`` / ``negascout+history+tt+id grain 1``
+   at the ordered depth and one ply less (both parities: the root value swings with the
+   side that moved last), with the window fixed in advance at half the evaluation's
+   smallest tactical unit: 50 in Xiangqi (half a pawn), 250 in Gomoku (half a closed
+   three). Xiangqi searches with a capture quiescence (MVV-LVA), as engines do, so that
+   the root value does not swing with the side that moved last; a TT of ``TT_BIG`` (4M)
+   slots. Reported: how often the value moves a window between consecutive iterations
+   (a re-search each) and two iterations apart.
+2b. ``mtdf`` (Plaat, Schaeffer, Pijls & de Bruin 1996): MTD(f) visits at most 0.95x the
+   leaves of NegaScout, both with TT, history, ID (and quiescence in Xiangqi) at the SAME
+   evaluation grain (``GRAINS`` 1, 10, 50 searched; 1 and 50 judged), at the ordered depth
+   and one ply less. Reported: passes per iteration at each grain, nodes per TT slot.
+2c. The pre-registered variant with MTD(f)'s first guess and the aspiration centre from
+   the iteration two plies back: not run (the searcher has no such switch yet), said so.
+3. ``grain`` (Plaat et al. 1996): a coarser evaluation needs fewer MTD(f) passes. MTD(f)
+   passes summed over the iterations to the ordered depth, grain 50 / grain 1.
 4. ``tt_replace`` (Breuker, Uiterwijk & van den Herik 1994): with a table too small for the
    search, depth-preferred replacement beats always-replace. Nodes of
    ``alphabeta+history+tt+id`` with a 1,024-slot depth-preferred table (the library's) /
@@ -75,7 +84,8 @@ The old setting searched Xiangqi to 5 and Gomoku to 4 everywhere.
     generation order explodes (on one suite position, 61 million nodes at depth 6 against
     1.5 million with MVV-LVA). Reported, not judged (the source states no bound to test).
 
-Dropped: MTD(f) against NegaScout in leaves (the ablation experiment's contrast 4 now).
+MTD(f) against NegaScout is judged here at equal grain and in the ablation (its
+contrast 4, at the library's default grain, without quiescence).
 
 **Budget.** :func:`estimate` is the measured CPU seconds of every full-setting job of one
 position (:data:`CPU_S_PER_POSITION`, from :func:`measure_cost`), times the positions, over
