@@ -139,9 +139,22 @@ def _check_joblib(game: str, specs: list[str], jobs: int,
     if jobs == 1:
         return check_players(game, specs)
     from joblib import Parallel, delayed
+    _check_travel(regs)
     found = Parallel(n_jobs=jobs)(delayed(check_players)(game, specs, regs, os.getpid())
                                   for _ in range(jobs))
     return list(dict.fromkeys(p for problems in found for p in problems))
+
+
+def _check_travel(regs: tuple[Registration, ...]) -> None:
+    """A registration that cannot be pickled for the workers is named in a SpecError."""
+    import cloudpickle              # the pickler of loky and Dask (a Dask dependency)
+    for reg in regs:
+        try:
+            cloudpickle.dumps(reg)
+        except Exception as exc:
+            raise SpecError(f"{reg[0]} {reg[1]!r}, registered in this process, cannot be sent "
+                            f"to worker processes ({type(exc).__name__}: {exc}); register a "
+                            "'module:attr' string instead, or use jobs=1") from None
 
 
 def _refuse(problems: list[str], game: str, where: str) -> None:
@@ -319,6 +332,7 @@ def run_tournament(cfg: TournamentConfig, out: str | Path, jobs: int | None = No
             specs = sorted({s for t in todo for s in t.players})
             workers = min(jobs, len(todo))
             if dask is not None:
+                _check_travel(regs)
                 _refuse(dask.check(cfg.game, specs, regs), cfg.game, "a Dask worker")
             else:
                 _refuse(_check_joblib(cfg.game, specs, workers, regs), cfg.game,

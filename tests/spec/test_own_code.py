@@ -9,7 +9,7 @@ import pytest
 
 import gameai
 from gameai import SpecError
-from gameai.registry import (EVALUATORS, PLAYERS, SEARCHERS, Registry, make_evaluator,
+from gameai.registry import (EVALUATORS, GAMES, PLAYERS, SEARCHERS, Registry, make_evaluator,
                              registrations)
 from gameai.spec import parse_spec_text
 
@@ -268,6 +268,9 @@ plugin.greedy = gameai_plugin_pkg:Greedy
 
 [gameai.players]
 plugin.greedy = gameai_plugin_pkg:Greedy
+
+[gameai.games]
+plugin.ttt = gameai.games.tictactoe:TicTacToe
 '''
 
 
@@ -287,7 +290,7 @@ def fake_distribution(root):
 @pytest.fixture
 def plugin(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(fake_distribution(tmp_path)))
-    for reg in (EVALUATORS, SEARCHERS, PLAYERS):   # read the groups again, restore afterwards
+    for reg in (EVALUATORS, SEARCHERS, PLAYERS, GAMES):   # read the groups again, then restore
         isolate(monkeypatch, reg)
         monkeypatch.setattr(reg, "_plugins_loaded", False)
     yield
@@ -306,6 +309,7 @@ def test_entry_points_add_names_and_a_builtin_name_wins(plugin):
     assert r.move in s.legal_moves()
     assert gameai.make_searcher("plugin.greedy").search(s).move == s.legal_moves()[0]
     assert gameai.make_player("plugin.greedy").choose(s).move == s.legal_moves()[0]
+    assert gameai.load_game("plugin.ttt").name == "tictactoe"
 
 
 def test_entry_points_show_in_gameai_list(tmp_path):

@@ -129,6 +129,28 @@ def test_registered_names_travel_to_joblib_workers(tmp_path, registered):
     assert all(g["faulty"] == -1 for g in r.games)
 
 
+def test_a_registration_that_cannot_travel_is_named(tmp_path, monkeypatch):
+    import threading
+    isolate(monkeypatch)
+
+    class Locked:
+        lock = threading.Lock()
+
+        def __init__(self):
+            self.held = threading.Lock()
+
+        def __call__(self, state) -> int:
+            return 0
+
+    EVALUATORS.register("test.locked", Locked())
+    cfg = TournamentConfig(game="tictactoe", players=["alphabeta(depth=1,eval=test.locked)",
+                                                      "random"], games=2)
+    with pytest.raises(SpecError, match="evaluator 'test.locked', registered in this process, "
+                                        "cannot be sent to worker processes"):
+        run_tournament(cfg, tmp_path, jobs=2, progress=False, log=None)
+    assert run_tournament(cfg, tmp_path / "one", jobs=1, progress=False, log=None).games
+
+
 def test_registered_names_travel_to_dask_workers(tmp_path, registered):
     pytest.importorskip("distributed")
     cfg = TournamentConfig(game="tictactoe", players=registered, games=2, seed=1)
