@@ -89,7 +89,7 @@ contrast 4, at the library's default grain, without quiescence).
 
 **Budget.** :func:`estimate` is the measured CPU seconds of every full-setting job of one
 position (:data:`CPU_S_PER_POSITION`, from :func:`measure_cost`), times the positions, over
-the local cores: about 24 minutes on 2 cores, nine tenths of it the Xiangqi searches at depth 8.
+the local cores: about 56 minutes on 2 cores, nearly all of it the Xiangqi searches at depth 8.
 The plain Gomoku configurations and the history lines stop where a ply more would cost
 more than the rest together.
 
@@ -314,14 +314,14 @@ def run_jobs(todo: list[tuple], desc: str | None = NAME) -> list[dict]:
     return [row for rows in pmap(_run_job, todo, batch_size=2, desc=desc, unit="search") for row in rows]
 
 
-#: CPU seconds every full-setting job of one position costs: the mean of
-#: ``measure_cost(game, range(n))`` over EVERY position of the full setting (each
-#: position's jobs run one after another in one process, ``time.process_time``, compiled
-#: kernels loaded from the disk cache first; two such processes side by side on this
-#: 2-core machine, as in a run). Xiangqi: 24 positions, 28 to 358 s (total 2,533 s);
-#: Gomoku: 32 positions, 3 to 20 s (total 323 s). The spread is a factor 13, so a mean
-#: over two positions (the old constant's basis) cannot be trusted.
-CPU_S_PER_POSITION = {"xiangqi": 105.6, "gomoku": 10.1}
+#: CPU seconds every full-setting job of one position costs (``measure_cost``: each
+#: position's jobs one after another in one process, ``time.process_time``, compiled kernels
+#: loaded first). The redesign (MTD(f) and NegaScout at three grains, aspiration, Xiangqi
+#: with quiescence, a 4M-slot table) was measured on the first position of each pool only:
+#: Xiangqi x00 269 s, Gomoku g00 9.9 s (the old design's means over every position were
+#: 105.6 and 10.1 s, ranging over a factor 13 in Xiangqi), on the 2-core machine under a
+#: load of 5-7. Rough: measure the full pools before trusting it.
+CPU_S_PER_POSITION = {"xiangqi": 270.0, "gomoku": 10.0}
 #: wall seconds a full run costs besides its jobs (imports, worker start-up, loading the
 #: compiled kernels in each worker, the figures): a full run on 2 + 2 positions took 35.5 s
 #: wall on 2 cores against 23 s of jobs by the constants above
