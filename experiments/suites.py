@@ -52,6 +52,7 @@ DATA = Path(__file__).resolve().parent / "suites"
 SEED = 2026
 SIZE = 48                   # positions per pool
 ATTEMPTS = 40               # candidates per position before giving up
+MAX_DRAWS = 3               # draws per wanted position before a pool gives up (repeated games)
 GAMES = ("xiangqi", "gomoku", "renju")
 
 FAIRY_STOCKFISH = "/usr/games/fairy-stockfish"
@@ -291,6 +292,9 @@ def main(argv=None) -> int:
         got = distinct(game, kept)[:args.size]
         i = got[-1][0] + 1 if got else 0
         while len(got) < args.size:
+            if i >= MAX_DRAWS * args.size:
+                raise SystemExit(f"{game}: {len(got)} distinct positions after {i} draws; the "
+                                 f"generator repeats its games (see GOMOKU_RANDOM_PLIES)")
             got = distinct(game, got + [(i, *_cached(game, i))])
             i += 1
         text = (f"# {game} suite: seed {SEED}, {args.size} positions, one per self-play game, no "
