@@ -97,7 +97,10 @@ def check_folder(name: str, module, folder: Path, manifest: dict, k: int = SAMPL
         df = pd.read_parquet(folder / spec.table)
     except Exception as exc:                       # noqa: BLE001 - any unreadable table is stale
         return Verdict(name, [f"{spec.table}: unreadable ({exc})"], notes)
-    pool = spec.eligible(df)
+    try:
+        pool = spec.eligible(df)
+    except (KeyError, AttributeError) as exc:
+        return Verdict(name, [f"{spec.table}: no column {exc} to recount"], notes)
     picked = sample_rows(pool, k, seed)
     if not picked:
         notes.append(f"no row of {spec.table} small enough to recount (at most {MAX_NODES:,} nodes)")

@@ -165,6 +165,36 @@ def _moves_text(s) -> str:
     return " ".join(text)
 
 
+def screen(game: str, spec: str) -> str | None:
+    """Screen a committed position again with today's code and engines: None when it is
+    still undecided by the pool's rule, else why not (``--rescreen``)."""
+    if game == "xiangqi":
+        import gameai
+        if gameai.load_game("xiangqi", fen=spec).in_check():
+            return "in check"
+        kind, n = fs_score(spec)
+        return None if kind == "cp" and abs(n) <= XIANGQI_BOUND else f"Fairy-Stockfish {kind} {n}"
+    import gameai
+    from gameai.search.threats.facts import _pass, _unpass
+    s = state(game, spec)
+    if s.result() is not None:
+        return "game over"
+    vct = gameai.make_searcher(f"vct(depth={VCT_PLIES},nodes={VCT_NODES},backend=compiled)")
+    for passed in (False, True):
+        if passed:
+            _pass(s)
+        try:
+            r = vct.search(s)
+        finally:
+            if passed:
+                _unpass(s)
+        if r.value != 0 or r.stats.nodes >= VCT_NODES:
+            return f"VCT {'after a pass' if passed else 'for the side to move'}: value {r.value}, {r.stats.nodes} nodes"
+    v = gameai.make_searcher(f"negascout(depth={SCREEN_DEPTH},id=true,tt=true,history=true,"
+                             "killers=true,backend=compiled)").search(s).value
+    return None if abs(v) <= GOMOKU_BOUND else f"depth-{SCREEN_DEPTH} value {v}"
+
+
 def generate_one(game: str, i: int, seed: int = SEED) -> tuple[str, str]:
     """Position ``i`` of ``game``'s pool: ``(spec, screen)``, deterministic in game, seed, i."""
     rng = random.Random(f"{game}-{seed}-{i}")
@@ -283,8 +313,19 @@ def main(argv=None) -> int:
     p.add_argument("--extend", action="store_true",
                    help="keep the committed positions (name, FEN or moves, screen) and generate "
                         "only the missing ones up to --size; --check regenerates them all")
+    p.add_argument("--rescreen", action="store_true",
+                   help="screen every committed position again with today's code and engines; "
+                        "print the ones that fail (exit 1 if any)")
     args = p.parse_args(argv)
     _CACHE = args.cache
+    if args.rescreen:
+        failed = 0
+        for game in args.game:
+            for name, spec in load(game).items():
+                why = screen(game, spec)
+                print(f"{game} {name}: {'undecided' if why is None else 'FAILS: ' + why}", flush=True)
+                failed += why is not None
+        return 1 if failed else 0
     DATA.mkdir(exist_ok=True)
     bad = 0
     for game in args.game:

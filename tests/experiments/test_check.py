@@ -134,3 +134,16 @@ def test_every_folder_under_results_has_a_manifest():
     assert folders
     missing = [str(p.relative_to(root)) for p in folders if not (p / "manifest.json").exists()]
     assert not missing, f"folders without a manifest.json: {missing}"
+
+
+def test_a_run_checks_what_it_made_so_its_page_says_current(tmp_path, monkeypatch, capsys):
+    minimal_tree = importlib.import_module(f"{PKG}.minimal_tree")
+    monkeypatch.setattr(minimal_tree, "BRANCHING", (2, 3))
+    monkeypatch.setattr(minimal_tree, "DEPTHS", range(1, 4))
+    monkeypatch.setattr(minimal_tree, "PEARL_IID", {False: {"branching": (2,), "trees": 3, "cap": 100}})
+    root = tmp_path / "r"
+    root.mkdir()
+    (root / "check.json").write_text(json.dumps({"experiments": {"minimal_tree": ["an older check"]}}))
+    assert main(["reproduce", "--only", "minimal_tree", "--out", str(root)]) == 0
+    page = (root / "README.md").read_text()
+    assert "**Status: current.**" in page and "an older check" not in page
