@@ -34,7 +34,7 @@ from typing import Any, Callable
 
 from . import presets
 from .errors import SpecError
-from .spec import convert, is_reference, parse_spec, parse_spec_text
+from .spec import convert, is_reference, parse_spec_text
 
 #: The catalog module that registers each kind's built-in names (imported on first use).
 _CATALOGS = {"game": "gameai.games.catalog", "evaluator": "gameai.evaluators.catalog",

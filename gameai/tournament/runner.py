@@ -33,9 +33,9 @@ from typing import Annotated, Any, Callable, Iterator, Literal
 from ..errors import RecordError, SpecError
 from ..manifest import write_manifest
 from ..records import write_tournament_records
+from ..registry import Registration, registrations
 from ..spec import Depth, Nodes, Range, Seconds, check_fields
 from .audit import check_foreign
-from ..registry import Registration, registrations
 from .play import check_players, play_game
 from .records import RecordStore, folder_errors
 from .schedule import GameTask, build_schedule, read_openings, unique_names
@@ -147,7 +147,7 @@ def _check_joblib(game: str, specs: list[str], jobs: int,
 
 def _check_travel(regs: tuple[Registration, ...]) -> None:
     """A registration that cannot be pickled for the workers is named in a SpecError."""
-    import cloudpickle              # the pickler of loky and Dask (a Dask dependency)
+    import cloudpickle  # the pickler of loky and Dask (a Dask dependency)
     for reg in regs:
         try:
             cloudpickle.dumps(reg)

@@ -48,9 +48,7 @@ def check_player_spec(spec: str) -> None:
     evaluator. (The runner then checks in a worker that it can make the player.)"""
     from ..registry import PLAYERS, SEARCHERS, check_evaluator_spec
     name, _ = parse_spec_text(spec)
-    if is_reference(name):
-        PLAYERS.resolve(spec)
-    elif name in PLAYERS.names():
+    if is_reference(name) or name in PLAYERS.names():
         PLAYERS.resolve(spec)
     elif name in SEARCHERS.names():
         ev = SEARCHERS.resolve(spec)[1].get("eval")
