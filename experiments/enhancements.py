@@ -126,7 +126,10 @@ NAME = "enhancements"
 FAMILY = "enhancements node-count contrasts"
 SHORT = {"id": "iterative deepening saves nodes", "aspiration": "aspiration windows save nodes",
          "mtdf": "MTD(f) <= 0.95x NegaScout's leaves", "grain": "a coarser grain needs fewer MTD(f) passes",
-         "tt": "depth-preferred beats always-replace", "history": "the 000 document's history setting",
+         "tt_replace": "depth-preferred beats always-replace in a small TT",
+         "history_inc": "history increment 1<<depth beats depth^2",
+         "history_keep": "the 000 document's history lifetime is better",
+         "history_key": "a history key with the piece beats (from, to)",
          "captures": "history orders better than captures first", "nullmove": "null move cuts nodes",
          "lmr": "late-move reductions cut nodes"}
 GAMES = ("xiangqi", "gomoku")
@@ -510,7 +513,8 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
                              "numerator": num, "denominator": den, **asdict(c)})
             claims.append(Claim(NAME, SOURCES[src], f"{game}: {text}", measured + _extras(df, game, key, setting),
                                 holds_of(verdict), cmd, verdict=verdict,
-                                short=f"{game}: {SHORT.get(key.split('_')[0], key)}"
+                                short=f"{game}: {SHORT[key]}" if key in SHORT else
+                                f"{game}: {SHORT.get(key.split('_')[0], key)}"
                                 + (f" ({key.split('_', 1)[1].replace('_', ', ')})" if "_" in key else ""),
                                 estimate=(f"{c.interval_text()} ({metric} ratio, depth {depth})" if c else ""),
                                 n=c.n if c else None, family=FAMILY if c else ""))
