@@ -21,7 +21,7 @@ from __future__ import annotations
 from gameai.evaluators.gomoku_pointweight import point_weight
 from gameai.games.gomoku_rules import BLACK
 
-MEMO_LIMIT = 2_000_000       #: remembered prefixes before the memo starts afresh
+MEMO_LIMIT = 200_000         #: remembered prefixes before the memo starts afresh (about 100 MB)
 
 
 class LineSum:
