@@ -215,7 +215,8 @@ class Registry:
     def factory(self, name: str) -> Callable[..., Any]:
         """What makes the thing ``name`` names: a registered name, or a ``module:attr``
         reference imported now (a :class:`SpecError` names a missing module or attribute,
-        or a target that is not callable)."""
+        or a target that is not callable). A reference is looked up again at every call,
+        so a module reloaded in a notebook (``importlib.reload``) is seen at once."""
         made = self._factories.get(name)
         if made is not None:
             return made
@@ -239,7 +240,8 @@ class Registry:
                 not any("__call__" in vars(k) for k in target.__mro__[:-1]):
             raise SpecError(f"evaluator {what!r}: class {target.__name__} has no "
                             "__call__(self, state), so its objects cannot score a position")
-        self._factories[name] = target
+        if not is_reference(name):
+            self._factories[name] = target
         return target
 
     def parameters(self, name: str) -> list[str] | None:
@@ -270,7 +272,8 @@ class Registry:
                     hints["**"] = tp
                 elif p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD):
                     hints[p.name] = tp
-            self._hints[name] = hints
+            if not is_reference(name):
+                self._hints[name] = hints
         return hints
 
     def resolve(self, spec: str, **params: Any) -> tuple[str, dict[str, Any]]:

@@ -321,3 +321,17 @@ def test_entry_points_show_in_gameai_list(tmp_path):
                          env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert "plugin.mobility" in out.stdout and "plugin.greedy" in out.stdout
+
+
+def test_a_reloaded_module_is_seen_at_once(tmp_path, monkeypatch):
+    import importlib
+    path = tmp_path / "gameai_reload_mod.py"
+    path.write_text("def ev(state):\n    return 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        assert make_evaluator("gameai_reload_mod:ev")(xq()) == 1
+        path.write_text("def ev(state):\n    return 20 + 2  # edited in the notebook\n")
+        importlib.reload(sys.modules["gameai_reload_mod"])
+        assert make_evaluator("gameai_reload_mod:ev")(xq()) == 22
+    finally:
+        sys.modules.pop("gameai_reload_mod", None)
