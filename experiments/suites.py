@@ -165,9 +165,10 @@ def _moves_text(s) -> str:
     return " ".join(text)
 
 
-def screen(game: str, spec: str) -> str | None:
+def screen(game: str, spec: str, backend: str = "compiled") -> str | None:
     """Screen a committed position again with today's code and engines: None when it is
-    still undecided by the pool's rule, else why not (``--rescreen``)."""
+    still undecided by the pool's rule, else why not (``--rescreen``; ``backend`` of the
+    depth-6 search, whose value is the same on both)."""
     if game == "xiangqi":
         import gameai
         if gameai.load_game("xiangqi", fen=spec).in_check():
@@ -191,7 +192,7 @@ def screen(game: str, spec: str) -> str | None:
         if r.value != 0 or r.stats.nodes >= VCT_NODES:
             return f"VCT {'after a pass' if passed else 'for the side to move'}: value {r.value}, {r.stats.nodes} nodes"
     v = gameai.make_searcher(f"negascout(depth={SCREEN_DEPTH},id=true,tt=true,history=true,"
-                             "killers=true,backend=compiled)").search(s).value
+                             f"killers=true,backend={backend})").search(s).value
     return None if abs(v) <= GOMOKU_BOUND else f"depth-{SCREEN_DEPTH} value {v}"
 
 
@@ -316,13 +317,15 @@ def main(argv=None) -> int:
     p.add_argument("--rescreen", action="store_true",
                    help="screen every committed position again with today's code and engines; "
                         "print the ones that fail (exit 1 if any)")
+    p.add_argument("--backend", choices=("compiled", "python"), default="compiled",
+                   help="with --rescreen: the backend of the depth-6 screening search")
     args = p.parse_args(argv)
     _CACHE = args.cache
     if args.rescreen:
         failed = 0
         for game in args.game:
             for name, spec in load(game).items():
-                why = screen(game, spec)
+                why = screen(game, spec, args.backend)
                 print(f"{game} {name}: {'undecided' if why is None else 'FAILS: ' + why}", flush=True)
                 failed += why is not None
         return 1 if failed else 0
