@@ -11,7 +11,8 @@ leaf values; these trees have nested ones), reported as a finding without a verd
 identically distributed leaf values. :func:`iid_leaves` searches uniform trees whose
 leaves are i.i.d. uniform (so any fixed order is a random one) as deep as the budget
 allows (:data:`PEARL_IID`), and :func:`per_ply` follows the local per-ply factor
-``(N(D)/N(D-2))^(1/2)`` in depth, with 95% intervals over independent trees. The rule,
+over the last six plies (the slope of log leaves against depth over D-6, ..., D) in depth,
+with 95% intervals over independent trees. The rule,
 fixed before the data (:func:`pearl_verdict`): holds when the deepest factor's interval
 lies within a factor 1.05 of R, does not hold when it lies outside and moves away from R,
 and is otherwise "not judged" (not testable here: the limit is not reached at feasible
@@ -179,21 +180,31 @@ def _iid_cell(b: int, d: int, seeds: tuple[int, ...]) -> dict:
             "sd_log_leaves": float(np.std(logs, ddof=1)), "pearl_R": pearl_r(b)}
 
 
+#: the local per-ply factor at depth D is fitted over the depths D, D-2, ..., D-SPAN (the
+#: same parity at both ends, so the side that moves last is the same)
+SPAN = 6
+
+
 def per_ply(iid: pd.DataFrame) -> pd.DataFrame:
-    """The local per-ply factor ``f(D) = (N(D) / N(D-2))^(1/2)`` (geometric means over
-    independent trees; two plies apart, so both ends have the same parity) with a 95%
-    normal interval from the two depths' spreads."""
+    """The local per-ply factor at each depth D: ``exp`` of the least-squares slope of the
+    mean log leaves against depth over D-SPAN, ..., D-2, D (independent trees at every
+    depth; at least two depths), with a 95% normal interval from the depths' spreads."""
     rows = []
     for b, g in iid.groupby("branching"):
         g = g.set_index("depth")
         for d in g.index:
-            if d - 2 not in g.index:
+            ds = [x for x in range(d - SPAN, d + 1, 2) if x in g.index]
+            if len(ds) < 2:
                 continue
-            a, z = g.loc[d], g.loc[d - 2]
-            m = (a.mean_log_leaves - z.mean_log_leaves) / 2
-            se = math.sqrt(a.sd_log_leaves ** 2 / a.trees + z.sd_log_leaves ** 2 / z.trees) / 2
-            rows.append({"branching": b, "depth": d, "factor": math.exp(m), "lo": math.exp(m - 1.96 * se),
-                         "hi": math.exp(m + 1.96 * se), "pearl_R": pearl_r(int(b))})
+            x = np.array(ds, dtype=float)
+            y = g.loc[ds, "mean_log_leaves"].to_numpy()
+            var = (g.loc[ds, "sd_log_leaves"].to_numpy() ** 2) / g.loc[ds, "trees"].to_numpy()
+            dx = x - x.mean()
+            slope = float((dx * y).sum() / (dx ** 2).sum())
+            se = float(math.sqrt((dx ** 2 * var).sum()) / (dx ** 2).sum())
+            rows.append({"branching": b, "depth": d, "depths_fitted": len(ds), "factor": math.exp(slope),
+                         "lo": math.exp(slope - 1.96 * se), "hi": math.exp(slope + 1.96 * se),
+                         "pearl_R": pearl_r(int(b))})
     return pd.DataFrame(rows)
 
 
@@ -203,7 +214,7 @@ def pearl_verdict(trend: pd.DataFrame) -> tuple[str, str]:
     * **holds** when at the deepest depth the factor's 95% interval lies within a factor
       ``PEARL_BAND`` of R;
     * **does not hold** when it lies wholly outside that band and the factor moved away
-      from R over the last two plies (not approaching it);
+      from R at each step over the last four plies (depths D-4, D-2, D: not approaching);
     * otherwise **not judged**: R is a limit in depth, and at the depths feasible here the
       factor has not reached it (the trend is shown)."""
     t = trend.sort_values("depth")
@@ -214,10 +225,12 @@ def pearl_verdict(trend: pd.DataFrame) -> tuple[str, str]:
     if r / PEARL_BAND <= last.lo and last.hi <= r * PEARL_BAND:
         return "holds", "within the band at the deepest depth"
     outside = last.hi < r / PEARL_BAND or last.lo > r * PEARL_BAND
-    if outside and len(t) >= 2:
-        prev = t.iloc[-2]
-        if abs(math.log(last.factor / r)) > abs(math.log(prev.factor / r)):
-            return "does not hold", "outside the band and moving away from R"
+    by_depth = t.set_index("depth").factor
+    d = int(last.depth)
+    if outside and d - 2 in by_depth.index and d - 4 in by_depth.index:
+        gap = [abs(math.log(by_depth[x] / r)) for x in (d - 4, d - 2, d)]
+        if gap[0] < gap[1] < gap[2]:
+            return "does not hold", "outside the band and moving away from R over the last four plies"
     return "not judged", "not within the band at feasible depths"
 
 
@@ -383,7 +396,7 @@ def _pearl_iid(res: Results, full: bool, seed: int, cmd: str) -> Claim:
     ax.axhline(1, color="k", lw=0.8)
     ax.axhspan(1 / PEARL_BAND, PEARL_BAND, color="tab:blue", alpha=0.1, label=f"R within a factor {PEARL_BAND}")
     ax.set_xlabel("depth D")
-    ax.set_ylabel("per-ply factor (N(D)/N(D-2))^(1/2) / R")
+    ax.set_ylabel(f"per-ply factor over depths D-{SPAN}..D / R")
     ax.set_title("Pearl 1982 on i.i.d. uniform trees: the per-ply factor against its limit R\n"
                  f"(alpha-beta leaves, geometric mean of {cfg['trees']} trees, 95% intervals)", fontsize=9)
     ax.legend(fontsize=7, ncol=2)
@@ -393,7 +406,8 @@ def _pearl_iid(res: Results, full: bool, seed: int, cmd: str) -> Claim:
                  "with independent, identically distributed leaf values (random ordering) alpha-beta's "
                  "per-ply branching factor tends to R = xi/(1-xi) as depth grows",
                  f"uniform trees with i.i.d. uniform leaf values, {cfg['trees']} trees per (B, D), depths as "
-                 f"deep as R^D <= {cfg['cap']:,}; per-ply factor (N(D)/N(D-2))^(1/2) at the deepest depth, "
+                 f"deep as R^D <= {cfg['cap']:,}; per-ply factor (slope of log leaves over depths D-{SPAN}..D, "
+                 f"same parity) at the deepest depth, "
                  f"95% interval: " + "; ".join(parts) + f". Rule (pearl_verdict): holds within a factor "
                  f"{PEARL_BAND} of R; does not hold outside it and moving away; otherwise not judged (the "
                  "limit is not reached at feasible depths; trend in pearl_iid.png)", 

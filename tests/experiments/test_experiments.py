@@ -76,9 +76,11 @@ def test_the_pearl_rule_holds_in_the_band_fails_moving_away_and_otherwise_is_not
     def trend(*rows):
         return pd.DataFrame([{"depth": d, "factor": f, "lo": lo, "hi": hi, "pearl_R": r} for d, f, lo, hi in rows])
     assert minimal_tree.pearl_verdict(trend((8, r, r * 0.99, r * 1.01)))[0] == "holds"
-    assert minimal_tree.pearl_verdict(trend((6, r * 1.3, r * 1.25, r * 1.35),
+    assert minimal_tree.pearl_verdict(trend((4, r * 1.2, r * 1.15, r * 1.25), (6, r * 1.3, r * 1.25, r * 1.35),
                                             (8, r * 1.5, r * 1.45, r * 1.55)))[0] == "does not hold"
-    assert minimal_tree.pearl_verdict(trend((6, r * 1.5, r * 1.45, r * 1.55),
+    assert minimal_tree.pearl_verdict(trend((6, r * 1.3, r * 1.25, r * 1.35),
+                                            (8, r * 1.5, r * 1.45, r * 1.55)))[0] == "not judged"   # two steps
+    assert minimal_tree.pearl_verdict(trend((4, r * 1.6, r * 1.55, r * 1.65), (6, r * 1.5, r * 1.45, r * 1.55),
                                             (8, r * 1.3, r * 1.25, r * 1.35)))[0] == "not judged"
     assert minimal_tree.pearl_verdict(trend((8, r, r * 0.8, r * 1.2)))[0] == "not judged"
 
