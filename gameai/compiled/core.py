@@ -46,7 +46,7 @@ import numpy as np
 from ..search.pruning import (DELTA_MARGIN, FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_MIN_DEPTH,
                               LMR_MIN_INDEX, NULL_BASE, NULL_DIV, NULL_EVAL_DIV,
                               NULL_PER_DEPTH, NULL_R, RFP_DEPTH, RFP_MARGIN, SEE_BAD,
-                              lmr_reduction, null_reduction)
+                              lmr_reduction, lmr_sf_reduction, null_reduction)
 from ..search.stats import INF, MATE, MATE_BOUND
 from ..search.tt import EXACT, LOWER, UPPER
 from . import stubs
@@ -90,8 +90,8 @@ NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FIRST_MOVE_CUTOFFS, TT_PROBES, TT_H
     THREATS, THREAT_ORDER, THREAT_NODES, ROOT_REPLY, REPLIES, N_REPLIES, THREAT_FORCED, \
     GRAIN, TT_ALWAYS, FUTILITY, RFP, NULL_TRIES, NULL_CUTOFFS, REDUCTIONS, \
     REDUCTION_RESEARCHES, FUTILITY_SKIPS, QNODES, ROOT_PARTIAL, NULL_ADAPTIVE, SEE_SKIPS, \
-    DELTA_SKIPS, SEE, DELTA = range(73)
-NULL_AT = N_FIXED = 73          #: c[NULL_AT + ply]: null_at[ply]
+    DELTA_SKIPS, SEE, DELTA, LMR_SF = range(74)
+NULL_AT = N_FIXED = 74          #: c[NULL_AT + ply]: null_at[ply]
 # buf: moves [0, SCORES), their sort keys [SCORES, PVS), PV rows of PV_W: [length, moves...]
 # tt (gameai.compiled.memory.CompiledTT): rows [key, depth, generation + flag + 1, value,
 # move, age]; the last row holds the table's age, slots in use, index mask and generation
@@ -102,6 +102,7 @@ T_AGE, T_USED, T_MASK, T_GEN = range(4)
 #: the Python core's reduction formula itself, compiled (written once, in search.pruning)
 _lmr_reduction = jit(lmr_reduction, tag=_TAG, _nrt=False, inline="always")
 _null_reduction = jit(null_reduction, tag=_TAG, _nrt=False, inline="always")
+_lmr_sf_reduction = jit(lmr_sf_reduction, tag=_TAG, _nrt=False, inline="always")
 
 _HOOKS: list = []               # (stop_check, on_root_move) of the running searches
 
@@ -317,9 +318,13 @@ def qsearch(G, E, S, alpha, beta, ply, qd, top):
 
 
 @jit(tag=_TAG, _nrt=False)
-def negamax(G, E, S, depth, alpha, beta, ply, top):
-    """The node (see the module docstring); moves go to ``buf`` from ``top`` on."""
+def negamax(G, E, S, depth, alpha, beta, ply, top, cut):
+    """The node (see the module docstring); moves go to ``buf`` from ``top`` on; ``cut``:
+    1 at an expected cut node (``lmr_sf``), else 0 (an int64: a bool argument of this
+    recursive function broke numba's disk cache, segfaulting once loaded)."""
     c, buf, hist, kil, tt, T = S
+    zero = cut - cut                    # int64 constants, typed as ``cut``
+    one = zero + 1
     buf[c[PVS] + ply * c[PV_W]] = 0
     # 1. limits, terminal and draw
     if c[NODES] >= c[NEXT_CHECK] and _stopped(c):
@@ -423,7 +428,7 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
             c[NODES] += 1
             c[NULL_TRIES] += 1
             c[NULL_AT + ply + 1] = 1
-            v = -negamax(G, E, S, depth - 1 - r_null, -beta, 1 - beta, ply + 1, top)
+            v = -negamax(G, E, S, depth - 1 - r_null, -beta, 1 - beta, ply + 1, top, 1 - cut)
             c[NULL_AT + ply + 1] = 0
             game.pop_null(G)
             if c[ABORT]:
@@ -507,32 +512,42 @@ def negamax(G, E, S, depth, alpha, beta, ply, top):
         else:
             d1 = depth - 1
             red = 0
-            if c[LMR] and i >= LMR_MIN_INDEX and depth >= LMR_MIN_DEPTH and not checked \
+            if c[LMR_SF]:               # Stockfish 11's reductions
+                if i >= (1 if ply else 3) and depth >= LMR_MIN_DEPTH and not checked \
+                        and not (game.HAS_CAPTURE and c[IS_CAP] and game.is_capture(G, m)):
+                    r = _lmr_sf_reduction(depth, i + 1)
+                    if beta - alpha > 1:
+                        r -= 2
+                    if cut:
+                        r += 2
+                    red = min(max(r, 0), d1 - 1)
+            elif c[LMR] and i >= LMR_MIN_INDEX and depth >= LMR_MIN_DEPTH and not checked \
                     and not (game.HAS_CAPTURE and c[IS_CAP] and game.is_capture(G, m)):
                 red = _lmr_reduction(depth, i)
             game.push(G, m)
             c[NODES] += 1
             if red:                     # a late quiet move: reduced null-window probe
                 c[REDUCTIONS] += 1
-                v = -negamax(G, E, S, d1 - red, -alpha - 1, -alpha, ply + 1, n1)
+                v = -negamax(G, E, S, d1 - red, -alpha - 1, -alpha, ply + 1, n1, one)
                 if not c[ABORT] and v > alpha:  # it beat alpha: search it at full depth
                     c[RESEARCHES] += 1
                     c[REDUCTION_RESEARCHES] += 1
                     c[NODES] += 1
                     v = -negamax(G, E, S, d1, -alpha - 1 if scout else -beta, -alpha,
-                                 ply + 1, n1)
+                                 ply + 1, n1, 1 - cut)
                     if not c[ABORT] and scout and alpha < v < beta:
                         c[RESEARCHES] += 1
                         c[NODES] += 1
-                        v = -negamax(G, E, S, d1, -beta, -v, ply + 1, n1)
+                        v = -negamax(G, E, S, d1, -beta, -v, ply + 1, n1, zero)
             elif scout and i:
-                v = -negamax(G, E, S, d1, -alpha - 1, -alpha, ply + 1, n1)
+                v = -negamax(G, E, S, d1, -alpha - 1, -alpha, ply + 1, n1, 1 - cut)
                 if not c[ABORT] and alpha < v < beta and (d1 > 0 or c[NOISY]):
                     c[RESEARCHES] += 1
                     c[NODES] += 1       # the child is visited again
-                    v = -negamax(G, E, S, d1, -beta, -v, ply + 1, n1)
-            else:
-                v = -negamax(G, E, S, d1, -beta, -alpha, ply + 1, n1)
+                    v = -negamax(G, E, S, d1, -beta, -v, ply + 1, n1, zero)
+            else:                       # an expected cut node's first child is an all node
+                v = -negamax(G, E, S, d1, -beta, -alpha, ply + 1, n1,
+                             1 - cut if beta - alpha == 1 else zero)
         game.pop(G)
         if c[ABORT]:
             return 0

@@ -251,7 +251,7 @@ class CompiledSearch:
         hooks = self.core._HOOKS
         hooks.append((self.stop_check, self.on_root_move))
         try:
-            v = self.core.negamax(self.G, self.E, self.S, depth, alpha, beta, ply, 0)
+            v = self.core.negamax(self.G, self.E, self.S, depth, alpha, beta, ply, 0, 0)
         finally:
             hooks.pop()
             if self.threats is not None:            # the horizon's threat nodes

@@ -44,7 +44,7 @@ from .ordering import mvv_lva_key
 from .parts import parts
 from .pruning import (DELTA_MARGIN, FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_MIN_DEPTH,
                       LMR_MIN_INDEX, NULL_R, RFP_DEPTH, RFP_MARGIN, SEE_BAD, lmr_reduction,
-                      null_reduction)
+                      lmr_sf_reduction, null_reduction)
 from .stats import INF, MATE, MATE_BOUND, SearchStats
 from .tt import EXACT, LOWER, UPPER, from_tt
 
@@ -117,6 +117,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     noisy = state.noisy_moves if p.noisy else None
     in_check = state.in_check if p.in_check else None
     evasions, check_ext, lmr, mdp = p.evasions, p.check_ext, p.lmr, p.mate_distance
+    lmr_sf = p.lmr_sf
     futility, rfp = p.futility, p.reverse_futility
     static_depth = max(FUTILITY_DEPTH if futility else 0, RFP_DEPTH if rfp else 0)
     push_null = state.push_null if p.nullmove else None   # never where check is unknown
@@ -221,7 +222,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                         break
         return best
 
-    def negamax(depth, alpha, beta, ply):
+    def negamax(depth, alpha, beta, ply, cut=False):
         nonlocal nodes, leaves, terminals, interior, cutoffs, fmc, probes, hits, ttcuts
         nonlocal res, seldepth, pruned, ghi, null_tries, null_cuts, reductions, red_res, fskips
         pvt[ply] = ()
@@ -317,7 +318,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
             null_tries += 1
             null_at[ply + 1] = True
             try:
-                v = -negamax(depth - 1 - r_null, -beta, 1 - beta, ply + 1)
+                v = -negamax(depth - 1 - r_null, -beta, 1 - beta, ply + 1, not cut)
             except Abort as abort:           # undo the moves above the null move, then it
                 for _ in range(abort.pushed - ply - 1):
                     pop()
@@ -395,31 +396,42 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
             else:
                 d1 = depth - 1
                 red = 0
-                if lmr and i >= LMR_MIN_INDEX and depth >= LMR_MIN_DEPTH and not checked \
+                if lmr_sf:                  # Stockfish 11's reductions
+                    if i >= (1 if ply else 3) and depth >= LMR_MIN_DEPTH and not checked \
+                            and (is_capture is None or not is_capture(m)):
+                        r = lmr_sf_reduction(depth, i + 1)
+                        if beta - alpha > 1:
+                            r -= 2
+                        if cut:
+                            r += 2
+                        red = min(max(r, 0), d1 - 1)
+                elif lmr and i >= LMR_MIN_INDEX and depth >= LMR_MIN_DEPTH and not checked \
                         and (is_capture is None or not is_capture(m)):
                     red = lmr_reduction(depth, i)
                 push(m)
                 nodes += 1
                 if red:                     # a late quiet move: reduced null-window probe
                     reductions += 1
-                    v = -negamax(d1 - red, -alpha - 1, -alpha, ply + 1)
+                    v = -negamax(d1 - red, -alpha - 1, -alpha, ply + 1, True)
                     if v > alpha:           # it beat alpha: search it at full depth
                         res += 1
                         red_res += 1
                         nodes += 1
-                        v = -negamax(d1, -alpha - 1 if scout else -beta, -alpha, ply + 1)
+                        v = -negamax(d1, -alpha - 1 if scout else -beta, -alpha, ply + 1,
+                                     not cut)
                         if scout and alpha < v < beta:
                             res += 1
                             nodes += 1
                             v = -negamax(d1, -beta, -v, ply + 1)
                 elif scout and i:
-                    v = -negamax(d1, -alpha - 1, -alpha, ply + 1)
+                    v = -negamax(d1, -alpha - 1, -alpha, ply + 1, not cut)
                     if alpha < v < beta and (d1 > 0 or noisy):
                         res += 1
                         nodes += 1          # the child is visited again
                         v = -negamax(d1, -beta, -v, ply + 1)
-                else:
-                    v = -negamax(d1, -beta, -alpha, ply + 1)
+                else:                       # an expected cut node's first child is an
+                    v = -negamax(d1, -beta, -alpha, ply + 1,    # all node, and back
+                                 beta - alpha == 1 and not cut)
             pop()
             if on_root is not None:
                 on_root(i, n, m, v)

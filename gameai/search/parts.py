@@ -22,6 +22,7 @@ class Parts:
     nullmove: bool       # null-move pruning (a pass and a check test)
     null_adaptive: bool  # ... on Stockfish's conditions (an attacker test too)
     lmr: bool            # late-move reductions
+    lmr_sf: bool         # ... as Stockfish 11 reduces
     futility: bool       # futility pruning of quiet moves (a check test and captures)
     reverse_futility: bool  # reverse futility pruning (a check test)
     is_capture: bool     # the game can say whether a move captures
@@ -52,6 +53,7 @@ def parts(o: Any, state: Any) -> Parts:
     return Parts(
         noisy=noisy, in_check=in_check, evasions=bool(o.evasions) and noisy and in_check,
         check_ext=check_ext, nullmove=null, null_adaptive=null_adaptive, lmr=bool(o.lmr),
+        lmr_sf=bool(o.lmr) and bool(o.lmr_sf),
         futility=futility,
         reverse_futility=rfp, is_capture=has("is_capture"),
         mvv_lva=mvv, see=bool(o.see) and has("see") and has("is_capture"),

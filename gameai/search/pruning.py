@@ -12,7 +12,11 @@ beta (:func:`null_reduction`).
 Late-move reductions (as in Fruit and Stockfish): quiet moves ordered late (index >=
 ``LMR_MIN_INDEX``) at depth >= ``LMR_MIN_DEPTH`` are first searched ``lmr_reduction``
 plies shallower with a null window; a move that beats alpha is searched again at full
-depth. Not exact either: a reduced search can miss a deep refutation.
+depth. Not exact either: a reduced search can miss a deep refutation. ``lmr_sf`` reduces
+as Stockfish 11 does (``search.cpp`` step 16): from the second move on (the fourth at the
+root), by :func:`lmr_sf_reduction`, 2 plies less on a PV node and 2 more at an expected
+cut node (a node that NegaScout searches with a null window below a PV node, and every
+second ply below it), never below depth 1.
 
 Futility (Schaeffer 1986; Heinz 1998, "extended futility pruning") and reverse futility
 (the "static null move" of Heinz's DarkThought and of Stockfish): near the horizon, on a
@@ -24,6 +28,8 @@ score by a margin's worth. The margins are in the Xiangqi evaluators' units (paw
 both are on only where the game knows check and captures.
 """
 from __future__ import annotations
+
+import math
 
 NULL_R = 2            #: null-move depth reduction (besides the ply of the null move itself)
 #: null_adaptive: R = (NULL_BASE + NULL_PER_DEPTH * depth) // NULL_DIV + min(excess //
@@ -46,6 +52,14 @@ SEE_BAD = 1 << 30
 #: the captured piece plus this margin stays at or below alpha (Stockfish 11's 154 of its
 #: 128-unit pawns, about 120 of ours)
 DELTA_MARGIN = 120
+
+
+def lmr_sf_reduction(depth: int, count: int) -> int:
+    """``lmr_sf``: Stockfish 11's base reduction of the ``count``-th move (1-based) at
+    remaining ``depth``: ``(R(depth) * R(count) + 511) // 1024`` with ``R(i) = int(24.8 ln
+    i)``, about 1 ply at depth 4 and 3 at depth 10 for a late move; the caller takes 2 off
+    on a PV node and adds 2 at an expected cut node."""
+    return (int(24.8 * math.log(depth)) * int(24.8 * math.log(count)) + 511) // 1024
 
 
 def lmr_reduction(depth: int, index: int) -> int:

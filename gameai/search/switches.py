@@ -115,6 +115,9 @@ SWITCHES: tuple[Switch, ...] = (
            packed=lambda o, p, k: p.null_adaptive),
     Switch("lmr", bool, False, "late-move reductions", show="flag", slot="LMR",
            packed=lambda o, p, k: p.lmr),
+    Switch("lmr_sf", bool, False, "with lmr: reductions as Stockfish 11 (a logarithmic "
+           "table from the second move, 2 less on PV nodes, 2 more at cut nodes)",
+           show="flag", slot="LMR_SF", packed=lambda o, p, k: p.lmr_sf),
     Switch("futility", bool, False, "futility pruning of quiet moves near the horizon "
            "(Heinz 1998; gameai.search.pruning)", show="flag", slot="FUTILITY",
            packed=lambda o, p, k: p.futility),

@@ -9,7 +9,7 @@ import pytest
 import gameai
 from gameai.search.ordering import Killers
 from gameai.games.xiangqi_tables import SEE_VALUE
-from gameai.search.pruning import null_reduction
+from gameai.search.pruning import lmr_sf_reduction, null_reduction
 
 MID = "r1b1kab1r/2c1a4/2n2cn2/3C5/p3p1p1p/2B6/P1P1P1P1P/5R2N/8R/1NBAKAC2 w - - 5 16"
 #: a middle-game position of the experiment suite
@@ -193,3 +193,22 @@ def test_see_orders_losing_captures_after_quiet_moves():
                                     on_root_move=lambda i, n, m, v: seen.append(m))
     searcher.search(s)
     assert max(seen.index(m) for m in quiet) < min(seen.index(m) for m in losing)
+
+
+def test_lmr_sf_reduction_is_stockfish_11s_table():
+    # Stockfish 11: Reductions[i] = int(24.8 * log(i)); reduction = (R[d] * R[mc] + 511) / 1024
+    # R[10] = 57, R[3] = 27, R[20] = 74, R[30] = 84
+    assert lmr_sf_reduction(10, 10) == (57 * 57 + 511) // 1024 == 3
+    assert lmr_sf_reduction(3, 3) == (27 * 27 + 511) // 1024 == 1
+    assert lmr_sf_reduction(20, 30) == (74 * 84 + 511) // 1024 == 6
+    assert lmr_sf_reduction(5, 1) == 0             # R[1] = 0: the first move is never reduced
+
+
+def test_lmr_sf_reduces_more_than_lmr_and_needs_it():
+    s = gameai.load_game("xiangqi", fen=MID)
+    base = "negascout(depth=7,tt=true,id=true,history=true,quiescence=true,mvv_lva=true,lmr=true"
+    old = gameai.make_searcher(base + ",backend=python)").search(s).stats
+    new = gameai.make_searcher(base + ",lmr_sf=true,backend=python)").search(s).stats
+    assert new.reductions > old.reductions
+    with pytest.raises(gameai.SpecError, match="lmr_sf needs lmr=true"):
+        gameai.make_searcher("negascout(lmr_sf=true)")
