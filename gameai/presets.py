@@ -36,11 +36,12 @@ class Preset:
 
 
 #: XQ: every switch of the negamax core on, compiled, 1 s a move (futility and reverse
-#: futility since 2026-12-06: docs/notes/xiangqi-strength.md).
+#: futility since 2026-12-06; SEE, delta pruning and the adaptive null move since
+#: 2026-12-07: docs/notes/xiangqi-strength.md).
 _XQ = ("negascout(time=1,id=true,tt=true,tt_size=4194304,history=true,killers=true,"
-       "aspiration=true,quiescence=true,evasions=true,mvv_lva=true,nullmove=true,lmr=true,"
-       "futility=true,reverse_futility=true,check_ext=true,mate_distance=true,"
-       "repetition=true,backend=compiled)")
+       "aspiration=true,quiescence=true,evasions=true,mvv_lva=true,see=true,delta=true,"
+       "nullmove=true,null_adaptive=true,lmr=true,futility=true,reverse_futility=true,"
+       "check_ext=true,mate_distance=true,repetition=true,backend=compiled)")
 #: T: NegaScout with VCF/VCT threat search, compiled, 2 s a move (the same for both rules).
 _T = ("negascout(time=2.0,tt=true,history=true,id=true,threats=true,threat_order=true,"
       "threat_forced=true,threat_depth=3,backend=compiled)")
@@ -55,8 +56,10 @@ PRESETS: tuple[Preset, ...] = (
            "XQ, full-switch NegaScout on the compiled backend at 1 s a move: scored 0.675 "
            "(+127 +- 78 Elo, 80 games) against Fairy-Stockfish at depth 7 (2026-12-01); "
            "futility and reverse futility added after an SPRT [0, 15] accepted their gain "
-           "(+228 +- 108 Elo at 0.1 s a move, 40 games); docs/notes/xiangqi-strength.md "
-           "(2026-12-06)"),
+           "(+228 +- 108 Elo at 0.1 s a move, 40 games; 2026-12-06); SEE, delta pruning and "
+           "the adaptive null move after an equal-node SPRT [0, 15] at 8,000 nodes a move "
+           "accepted theirs (+56 +- 32 Elo, 286 games; 2026-12-07); "
+           "docs/notes/xiangqi-strength.md"),
     Preset("strong", "gomoku", _T,
            "T, NegaScout with VCF/VCT threat search on the compiled backend at 2 s a move: "
            "88.7% (645.5 of 728 points) against the same search without threats; measured "
