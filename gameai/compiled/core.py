@@ -46,7 +46,8 @@ import numpy as np
 from ..search.pruning import (DELTA_MARGIN, FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_MIN_DEPTH,
                               LMR_MIN_INDEX, NULL_BASE, NULL_DIV, NULL_EVAL_DIV,
                               NULL_PER_DEPTH, NULL_R, RFP_DEPTH, RFP_MARGIN, SEE_BAD,
-                              lmr_reduction, lmr_sf_reduction, null_reduction)
+                              lmr_reduction, lmr_sf_reduction, move_count_limit,
+                              null_reduction)
 from ..search.stats import INF, MATE, MATE_BOUND
 from ..search.tt import EXACT, LOWER, UPPER
 from . import stubs
@@ -90,8 +91,8 @@ NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FIRST_MOVE_CUTOFFS, TT_PROBES, TT_H
     THREATS, THREAT_ORDER, THREAT_NODES, ROOT_REPLY, REPLIES, N_REPLIES, THREAT_FORCED, \
     GRAIN, TT_ALWAYS, FUTILITY, RFP, NULL_TRIES, NULL_CUTOFFS, REDUCTIONS, \
     REDUCTION_RESEARCHES, FUTILITY_SKIPS, QNODES, ROOT_PARTIAL, NULL_ADAPTIVE, SEE_SKIPS, \
-    DELTA_SKIPS, SEE, DELTA, LMR_SF = range(74)
-NULL_AT = N_FIXED = 74          #: c[NULL_AT + ply]: null_at[ply]
+    DELTA_SKIPS, SEE, DELTA, LMR_SF, MOVE_COUNT_SKIPS, MOVE_COUNT = range(76)
+NULL_AT = N_FIXED = 76          #: c[NULL_AT + ply]: null_at[ply]
 # buf: moves [0, SCORES), their sort keys [SCORES, PVS), PV rows of PV_W: [length, moves...]
 # tt (gameai.compiled.memory.CompiledTT): rows [key, depth, generation + flag + 1, value,
 # move, age]; the last row holds the table's age, slots in use, index mask and generation
@@ -103,6 +104,7 @@ T_AGE, T_USED, T_MASK, T_GEN = range(4)
 _lmr_reduction = jit(lmr_reduction, tag=_TAG, _nrt=False, inline="always")
 _null_reduction = jit(null_reduction, tag=_TAG, _nrt=False, inline="always")
 _lmr_sf_reduction = jit(lmr_sf_reduction, tag=_TAG, _nrt=False, inline="always")
+_move_count_limit = jit(move_count_limit, tag=_TAG, _nrt=False, inline="always")
 
 _HOOKS: list = []               # (stop_check, on_root_move) of the running searches
 
@@ -487,10 +489,20 @@ def negamax(G, E, S, depth, alpha, beta, ply, top, cut):
         buf[c[PVS] + (ply + 1) * c[PV_W]] = 0
     n = n1 - n0
     scout = c[SCOUT]
+    # move-count pruning: late quiet moves near the horizon, not at the root or in
+    # check, and not where only pawns and guards are left
+    mc_from = n + 1                     # (off: beyond the last move)
+    if game.HAS_CHECK and game.HAS_CAPTURE and c[MOVE_COUNT] and ply and not checked \
+            and _has_attackers(G):
+        mc_from = _move_count_limit(depth)
     for i in range(n):
         m = buf[n0 + i]
         if HAS_THREATS and c[THREATS] and not ply:
             c[ROOT_REPLY] = _reply_of(c, m)
+        if i + 1 >= mc_from and best > -MATE_BOUND and not game.is_capture(G, m) \
+                and not _gives_check(G, m):
+            c[MOVE_COUNT_SKIPS] += 1    # not made, not counted
+            continue
         if game.HAS_CHECK and game.HAS_CAPTURE and futile and i and not game.is_capture(G, m) \
                 and not _gives_check(G, m):
             c[FUTILITY_SKIPS] += 1      # a futile quiet move that gives no check: not

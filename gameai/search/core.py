@@ -44,7 +44,7 @@ from .ordering import mvv_lva_key
 from .parts import parts
 from .pruning import (DELTA_MARGIN, FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_MIN_DEPTH,
                       LMR_MIN_INDEX, NULL_R, RFP_DEPTH, RFP_MARGIN, SEE_BAD, lmr_reduction,
-                      lmr_sf_reduction, null_reduction)
+                      lmr_sf_reduction, move_count_limit, null_reduction)
 from .stats import INF, MATE, MATE_BOUND, SearchStats
 from .tt import EXACT, LOWER, UPPER, from_tt
 
@@ -122,10 +122,10 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     static_depth = max(FUTILITY_DEPTH if futility else 0, RFP_DEPTH if rfp else 0)
     push_null = state.push_null if p.nullmove else None   # never where check is unknown
     pop_null = getattr(state, "pop_null", None)
-    null_adaptive = p.null_adaptive
-    has_attackers = state.has_attackers if null_adaptive else None
+    null_adaptive, move_count = p.null_adaptive, p.move_count
+    has_attackers = state.has_attackers if null_adaptive or move_count else None
     is_capture = getattr(state, "is_capture", None)
-    gives_check = state.gives_check if futility or p.delta else None
+    gives_check = state.gives_check if futility or p.delta or move_count else None
     see = state.see if p.see else None
     capture_value = state.capture_value if p.delta else None
     mvv = mvv_lva_key(state) if p.mvv_lva else None
@@ -150,6 +150,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     nodes = leaves = terminals = interior = cutoffs = fmc = probes = hits = ttcuts = res = 0
     pruned = ghi = seldepth = 0
     null_tries = null_cuts = reductions = red_res = fskips = qnodes = see_skips = dskips = 0
+    mc_skips = 0
     next_check = every if node_limit is None else min(every, node_limit)
 
     def check(ply):
@@ -225,6 +226,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     def negamax(depth, alpha, beta, ply, cut=False):
         nonlocal nodes, leaves, terminals, interior, cutoffs, fmc, probes, hits, ttcuts
         nonlocal res, seldepth, pruned, ghi, null_tries, null_cuts, reductions, red_res, fskips
+        nonlocal mc_skips
         pvt[ply] = ()
         # 1. limits, terminal and draw
         if nodes >= next_check:
@@ -375,7 +377,15 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         if leaf_children:
             pvt[ply + 1] = ()
         n = len(moves)
+        # move-count pruning: late quiet moves near the horizon, not at the root or in
+        # check, and not where only pawns and guards are left
+        mc_from = move_count_limit(depth) if move_count and ply and not checked and \
+            has_attackers() else n + 1
         for i, m in enumerate(moves):
+            if i + 1 >= mc_from and best > -MATE_BOUND and not is_capture(m) \
+                    and not gives_check(m):
+                mc_skips += 1               # not made, not counted
+                continue
             if futile and i and not is_capture(m) and not gives_check(m):
                 fskips += 1                 # a futile quiet move that gives no check: not
                 if fv > best:               # made, answered by the margin's bound
@@ -471,7 +481,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                  tt_cutoffs=ttcuts, researches=res, pruned=pruned, null_tries=null_tries,
                  null_cutoffs=null_cuts, reductions=reductions,
                  reduction_researches=red_res, futility_skips=fskips, qnodes=qnodes,
-                 see_skips=see_skips, delta_skips=dskips)
+                 see_skips=see_skips, delta_skips=dskips, move_count_skips=mc_skips)
         c["seldepth"] = seldepth
         return c
 

@@ -24,6 +24,7 @@ class Parts:
     lmr: bool            # late-move reductions
     lmr_sf: bool         # ... as Stockfish 11 reduces
     futility: bool       # futility pruning of quiet moves (a check test and captures)
+    move_count: bool     # move-count pruning (check probes, captures, an attacker test)
     reverse_futility: bool  # reverse futility pruning (a check test)
     is_capture: bool     # the game can say whether a move captures
     mvv_lva: bool        # captures ordered by MVV-LVA
@@ -48,18 +49,22 @@ def parts(o: Any, state: Any) -> Parts:
     null_adaptive = null and bool(o.null_adaptive) and has("has_attackers")
     mvv = bool(o.mvv_lva) and has("mvv_lva")
     repeat = bool(o.repetition) and has("repetition_outcome")
-    futility = bool(o.futility) and in_check and has("is_capture") and has("gives_check")
+    probes = in_check and has("is_capture") and has("gives_check")   # quiet, no check
+    futility = bool(o.futility) and probes
+    move_count = bool(o.move_count) and probes and has("has_attackers")
     rfp = bool(o.reverse_futility) and in_check
     return Parts(
         noisy=noisy, in_check=in_check, evasions=bool(o.evasions) and noisy and in_check,
         check_ext=check_ext, nullmove=null, null_adaptive=null_adaptive, lmr=bool(o.lmr),
         lmr_sf=bool(o.lmr) and bool(o.lmr_sf),
         futility=futility,
+        move_count=move_count,
         reverse_futility=rfp, is_capture=has("is_capture"),
         mvv_lva=mvv, see=bool(o.see) and has("see") and has("is_capture"),
         delta=bool(o.delta) and noisy and has("capture_value") and has("gives_check"),
         repetition=repeat, mate_distance=bool(o.mate_distance and o.mate_ply),
-        need_check=in_check and (null or bool(o.lmr) or check_ext or futility or rfp),
+        need_check=in_check and (null or bool(o.lmr) or check_ext or futility or rfp
+                                 or move_count),
         inline=not noisy and o.threats is None and not check_ext and not repeat,
         ordering=(o.tt is not None or o.history is not None or o.killers is not None
                   or bool(o.threat_order) or mvv))

@@ -54,6 +54,13 @@ SEE_BAD = 1 << 30
 DELTA_MARGIN = 120
 
 
+def move_count_limit(depth: int) -> int:
+    """``move_count``: at remaining ``depth``, quiet moves that give no check are pruned
+    from the ``(5 + depth²) // 2``-th move on (Stockfish 11's ``futility_move_count`` for a
+    position not known to be improving): 3 at depth 1, 4 at 2, 7 at 3, 10 at 4."""
+    return (5 + depth * depth) // 2
+
+
 def lmr_sf_reduction(depth: int, count: int) -> int:
     """``lmr_sf``: Stockfish 11's base reduction of the ``count``-th move (1-based) at
     remaining ``depth``: ``(R(depth) * R(count) + 511) // 1024`` with ``R(i) = int(24.8 ln

@@ -34,6 +34,9 @@ same way, so numbers from different searchers can be put in one table:
     Moves futility pruning skipped: quiet moves that give no check at a node whose
     evaluation plus the margin cannot reach alpha. Such a move is neither made nor
     counted in ``nodes``; the node takes the margin's bound for it.
+``move_count_skips``
+    Late quiet moves that give no check, skipped by move-count pruning (``move_count``);
+    neither made nor counted in ``nodes``.
 ``see_skips`` / ``delta_skips``
     Captures quiescence did not search: losing by static exchange (``see``), or unable
     to bring the stand-pat score near alpha (``delta``). Neither is made nor counted in
@@ -120,6 +123,7 @@ class SearchStats:
     qnodes: int = 0
     see_skips: int = 0
     delta_skips: int = 0
+    move_count_skips: int = 0
     depth: int = 0
     seldepth: int = 0
     time_s: float = 0.0
@@ -128,7 +132,7 @@ class SearchStats:
     COUNTERS = ("nodes", "leaves", "terminals", "interior", "cutoffs", "first_move_cutoffs",
                 "tt_probes", "tt_hits", "tt_cutoffs", "researches", "pruned", "null_tries",
                 "null_cutoffs", "reductions", "reduction_researches", "futility_skips",
-                "qnodes", "see_skips", "delta_skips")
+                "qnodes", "see_skips", "delta_skips", "move_count_skips")
 
     @classmethod
     def record_fields(cls) -> tuple[tuple[str, type], ...]:

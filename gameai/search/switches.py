@@ -121,6 +121,9 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("futility", bool, False, "futility pruning of quiet moves near the horizon "
            "(Heinz 1998; gameai.search.pruning)", show="flag", slot="FUTILITY",
            packed=lambda o, p, k: p.futility),
+    Switch("move_count", bool, False, "move-count pruning: late quiet moves that give no "
+           "check skipped near the horizon (Stockfish 11)", show="flag", slot="MOVE_COUNT",
+           packed=lambda o, p, k: p.move_count),
     Switch("reverse_futility", bool, False, "reverse futility pruning (static null move) "
            "near the horizon", show="flag", slot="RFP", packed=lambda o, p, k: p.reverse_futility),
     Switch("check_ext", bool, False, "check extension", show="flag", slot="CHECK_EXT",

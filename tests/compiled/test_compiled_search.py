@@ -50,6 +50,8 @@ V2 = [
     "negascout(tt=true,id=true,history=true,killers=true,nullmove=true,lmr=true,lmr_sf=true,"
     "quiescence=true,mvv_lva=true,see=true,check_ext=true)",
     "alphabeta(lmr=true,lmr_sf=true,history=true)",
+    "negascout(tt=true,id=true,history=true,move_count=true,quiescence=true,mvv_lva=true,"
+    "check_ext=true,nullmove=true)",
 ]
 
 
@@ -160,7 +162,7 @@ def test_memories_persist_across_searches_as_in_python(spec):
 
 @pytest.mark.parametrize("limit", [1, 2, 3, 50, 333, 1000, 4000])
 @pytest.mark.parametrize("extra", ["", ",futility=true,reverse_futility=true",
-                                   ",mvv_lva=true,see=true,delta=true,null_adaptive=true,lmr_sf=true"])
+                                   ",mvv_lva=true,see=true,delta=true,null_adaptive=true,lmr_sf=true,move_count=true"])
 def test_node_limits_abort_at_the_same_node(limit, extra):
     spec = "negascout(depth=6,tt=true,id=true,history=true,killers=true,nullmove=true,lmr=true," \
            f"quiescence=true,check_ext=true{extra})"

@@ -9,7 +9,7 @@ import pytest
 import gameai
 from gameai.search.ordering import Killers
 from gameai.games.xiangqi_tables import SEE_VALUE
-from gameai.search.pruning import lmr_sf_reduction, null_reduction
+from gameai.search.pruning import lmr_sf_reduction, move_count_limit, null_reduction
 
 MID = "r1b1kab1r/2c1a4/2n2cn2/3C5/p3p1p1p/2B6/P1P1P1P1P/5R2N/8R/1NBAKAC2 w - - 5 16"
 #: a middle-game position of the experiment suite
@@ -212,3 +212,23 @@ def test_lmr_sf_reduces_more_than_lmr_and_needs_it():
     assert new.reductions > old.reductions
     with pytest.raises(gameai.SpecError, match="lmr_sf needs lmr=true"):
         gameai.make_searcher("negascout(lmr_sf=true)")
+
+
+def test_move_count_limit_is_stockfish_11s_for_a_position_not_improving():
+    # Stockfish 11: futility_move_count(improving, depth) = (5 + depth * depth) * (1 + improving) / 2
+    assert [move_count_limit(d) for d in (1, 2, 3, 4, 8)] == [3, 4, 7, 10, 34]
+
+
+def test_move_count_pruning_skips_late_quiet_moves_but_not_at_the_root():
+    s = gameai.load_game("xiangqi", fen=MID)
+    base = "negascout(depth=4,tt=true,id=true,history=true,quiescence=true,mvv_lva=true"
+    plain = gameai.make_searcher(base + ",backend=python)").search(s).stats
+    seen = []
+    mc = gameai.make_searcher(base + ",move_count=true,backend=python)",
+                              on_root_move=lambda i, n, m, v: seen.append(m)).search(s).stats
+    assert mc.move_count_skips > 0 and mc.nodes < plain.nodes
+    assert mc.nodes == mc.leaves + mc.terminals + mc.interior + mc.tt_cutoffs + mc.pruned
+    assert set(seen) == set(s.legal_moves())      # every root move searched, each iteration
+    ending = gameai.load_game("xiangqi", fen="3k5/4a4/4P4/9/9/9/9/2p6/9/4K4 w - - 0 1")
+    st = gameai.make_searcher(base + ",move_count=true,backend=python)").search(ending).stats
+    assert st.move_count_skips == 0                # pawns and guards only: no pruning
