@@ -279,6 +279,18 @@ def iteration(o, run: Search, d: int, guess, state):
         alpha, beta = guess - w, guess + w
         run.add_root()
         v = negamax(d, alpha, beta, 0)
+        while o.aspiration_grow and not alpha < v < beta and -MATE_BOUND < v < MATE_BOUND:
+            # Stockfish 11: widen the side that failed by a growing step, not to infinity
+            # (a fail low also lowers beta to the window's middle)
+            run.add_research()
+            w += w // 4 + 5
+            if v <= alpha:
+                beta = (alpha + beta) // 2
+                alpha = max(v - w, -INF)
+            else:
+                beta = min(v + w, INF)
+            run.add_root()
+            v = negamax(d, alpha, beta, 0)
         if alpha < v < beta:
             return v, run.root_best, full_pv(o, state, run.pvt[0], run.root_best, d)
         run.add_research()

@@ -65,6 +65,9 @@ class Searcher:
         self.clock = GameClock(parse_clock(clock)) if clock is not None else None
         if self.mtdf and not self.pruning:
             raise SpecError("mtdf needs pruning=true (it is a null-window alpha-beta driver)")
+        if self.aspiration_grow and not self.aspiration:
+            raise SpecError("aspiration_grow needs aspiration=true (it sets how a failed "
+                            "aspiration window widens)")
         if self.lmr_sf and not self.lmr:
             raise SpecError("lmr_sf needs lmr=true (it sets which moves late-move "
                             "reductions reduce, and by how much)")

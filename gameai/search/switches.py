@@ -82,6 +82,9 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("aspiration", bool, False, "aspiration windows around the previous value",
            show="flag"),
     Switch("window", Annotated[int, Range(1, MATE)], 50, "aspiration half-width"),
+    Switch("aspiration_grow", bool, False, "with aspiration: a failed window widens on "
+           "the side that failed by a growing step (Stockfish 11), not to infinity",
+           show="flag"),
     Switch("quiescence", bool, False, "quiescence search over the game's noisy moves",
            show="flag", slot="NOISY", packed=lambda o, p, k: p.noisy),
     Switch("qdepth", Annotated[int, Range(0, 64)], 16, "deepest quiescence extension",

@@ -52,6 +52,8 @@ V2 = [
     "alphabeta(lmr=true,lmr_sf=true,history=true)",
     "negascout(tt=true,id=true,history=true,move_count=true,quiescence=true,mvv_lva=true,"
     "check_ext=true,nullmove=true)",
+    "negascout(tt=true,id=true,history=true,aspiration=true,aspiration_grow=true,window=3,"
+    "quiescence=true)",
 ]
 
 

@@ -74,6 +74,8 @@ def test_a_searchers_name_is_a_spec_that_builds_the_same_searcher():
             on["nullmove"] = True
         if on.get("lmr_sf"):                 # it refines late-move reductions
             on["lmr"] = True
+        if on.get("aspiration_grow"):        # it refines aspiration windows
+            on["aspiration"] = True
         s = Searcher(depth=rng.randint(1, 6), **on)
         assert make_searcher(s.name).name == s.name
         for f in flags:

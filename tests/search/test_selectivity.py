@@ -232,3 +232,13 @@ def test_move_count_pruning_skips_late_quiet_moves_but_not_at_the_root():
     ending = gameai.load_game("xiangqi", fen="3k5/4a4/4P4/9/9/9/9/2p6/9/4K4 w - - 0 1")
     st = gameai.make_searcher(base + ",move_count=true,backend=python)").search(ending).stats
     assert st.move_count_skips == 0                # pawns and guards only: no pruning
+
+
+def test_a_growing_aspiration_window_finds_the_full_window_value():
+    s = gameai.load_game("xiangqi", fen=MID)
+    full = gameai.make_searcher("negascout(depth=4,id=true,backend=python)").search(s)
+    grow = gameai.make_searcher("negascout(depth=4,id=true,aspiration=true,aspiration_grow=true,"
+                                "window=2,backend=python)").search(s)
+    assert grow.value == full.value and grow.stats.researches > full.stats.researches
+    with pytest.raises(gameai.SpecError, match="aspiration_grow needs aspiration=true"):
+        gameai.make_searcher("negascout(aspiration_grow=true)")
