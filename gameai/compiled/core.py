@@ -48,6 +48,7 @@ from ..search.pruning import (DELTA_MARGIN, FUTILITY_DEPTH, FUTILITY_MARGIN, LMR
                               NULL_PER_DEPTH, NULL_R, RFP_DEPTH, RFP_MARGIN, SEE_BAD,
                               lmr_reduction, lmr_sf_reduction, move_count_limit,
                               null_reduction)
+from ..search.ordering import HISTORY_MAX, gravity, stat_bonus
 from ..search.stats import INF, MATE, MATE_BOUND
 from ..search.tt import EXACT, LOWER, UPPER
 from . import stubs
@@ -71,7 +72,7 @@ _capture_value = getattr(game, "capture_value", stubs.capture_value)
 # the cache folder: per kernel, and per value of the constants frozen into the code
 _FROZEN = (LMR_MIN_DEPTH, LMR_MIN_INDEX, NULL_R, RFP_DEPTH, RFP_MARGIN, FUTILITY_DEPTH,
            FUTILITY_MARGIN, INF, MATE, MATE_BOUND, EXACT, LOWER, UPPER, NULL_BASE,
-           NULL_PER_DEPTH, NULL_DIV, NULL_EVAL_DIV, SEE_BAD, DELTA_MARGIN)
+           NULL_PER_DEPTH, NULL_DIV, NULL_EVAL_DIV, SEE_BAD, DELTA_MARGIN, HISTORY_MAX)
 _TAG = f"{_kernel}-{zlib.crc32(repr(_FROZEN).encode()):08x}"
 
 NO_MOVE = -(1 << 63)            #: "no move" (None) in move arrays
@@ -91,8 +92,8 @@ NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FIRST_MOVE_CUTOFFS, TT_PROBES, TT_H
     THREATS, THREAT_ORDER, THREAT_NODES, ROOT_REPLY, REPLIES, N_REPLIES, THREAT_FORCED, \
     GRAIN, TT_ALWAYS, FUTILITY, RFP, NULL_TRIES, NULL_CUTOFFS, REDUCTIONS, \
     REDUCTION_RESEARCHES, FUTILITY_SKIPS, QNODES, ROOT_PARTIAL, NULL_ADAPTIVE, SEE_SKIPS, \
-    DELTA_SKIPS, SEE, DELTA, LMR_SF, MOVE_COUNT_SKIPS, MOVE_COUNT = range(76)
-NULL_AT = N_FIXED = 76          #: c[NULL_AT + ply]: null_at[ply]
+    DELTA_SKIPS, SEE, DELTA, LMR_SF, MOVE_COUNT_SKIPS, MOVE_COUNT, GRAVITY = range(77)
+NULL_AT = N_FIXED = 77          #: c[NULL_AT + ply]: null_at[ply]
 # buf: moves [0, SCORES), their sort keys [SCORES, PVS), PV rows of PV_W: [length, moves...]
 # tt (gameai.compiled.memory.CompiledTT): rows [key, depth, generation + flag + 1, value,
 # move, age]; the last row holds the table's age, slots in use, index mask and generation
@@ -105,6 +106,8 @@ _lmr_reduction = jit(lmr_reduction, tag=_TAG, _nrt=False, inline="always")
 _null_reduction = jit(null_reduction, tag=_TAG, _nrt=False, inline="always")
 _lmr_sf_reduction = jit(lmr_sf_reduction, tag=_TAG, _nrt=False, inline="always")
 _move_count_limit = jit(move_count_limit, tag=_TAG, _nrt=False, inline="always")
+_stat_bonus = jit(stat_bonus, tag=_TAG, _nrt=False, inline="always")
+_gravity = jit(gravity, tag=_TAG, _nrt=False, inline="always")
 
 _HOOKS: list = []               # (stop_check, on_root_move) of the running searches
 
@@ -495,8 +498,12 @@ def negamax(G, E, S, depth, alpha, beta, ply, top, cut):
     if game.HAS_CHECK and game.HAS_CAPTURE and c[MOVE_COUNT] and ply and not checked \
             and _has_attackers(G):
         mc_from = _move_count_limit(depth)
+    last = 0                            # the last move looked at
     for i in range(n):
         m = buf[n0 + i]
+        last = i
+        if c[GRAVITY]:                  # searched quiet moves marked 1 in their sort keys
+            buf[c[SCORES] + n0 + i] = 0
         if HAS_THREATS and c[THREATS] and not ply:
             c[ROOT_REPLY] = _reply_of(c, m)
         if i + 1 >= mc_from and best > -MATE_BOUND and not game.is_capture(G, m) \
@@ -509,6 +516,8 @@ def negamax(G, E, S, depth, alpha, beta, ply, top, cut):
             if fv > best:               # made, answered by the margin's bound
                 best = fv               # (fail soft)
             continue
+        if c[GRAVITY] and not (game.HAS_CAPTURE and c[IS_CAP] and game.is_capture(G, m)):
+            buf[c[SCORES] + n0 + i] = 1
         if leaf_children:               # the child is a leaf or a terminal: no recursion
             game.push(G, m)
             c[NODES] += 1
@@ -585,7 +594,17 @@ def negamax(G, E, S, depth, alpha, beta, ply, top, cut):
             and not (game.HAS_CAPTURE and c[MVV] and c[IS_CAP] and game.is_capture(G, best_move)):
         kil[ply, 1] = kil[ply, 0]
         kil[ply, 0] = best_move
-    if c[USE_HIST] and best > a0:
+    if c[USE_HIST] and best > a0 and c[GRAVITY]:
+        if not (game.HAS_CAPTURE and c[IS_CAP] and game.is_capture(G, best_move)):
+            bonus = _stat_bonus(depth)  # a quiet best move: bonus; the quiet moves
+            wp = c[WITH_PIECE] != 0     # searched before it (or beside it): malus
+            k = game.history_key(G, best_move, wp)
+            hist[k] = _gravity(hist[k], bonus)
+            for j in range(n0, n0 + last + 1):
+                if buf[c[SCORES] + j] == 1 and buf[j] != best_move:
+                    k = game.history_key(G, buf[j], wp)
+                    hist[k] = _gravity(hist[k], -bonus)
+    elif c[USE_HIST] and best > a0:
         k = game.history_key(G, best_move, c[WITH_PIECE] != 0)
         inc = depth * depth if c[SQUARE] else np.int64(1) << min(max(depth, 0), 62)
         h = hist[k] + inc

@@ -147,9 +147,10 @@ class CompiledHistory:
     def __init__(self, key: str = "piece", inc: str = "pow2", keep: bool = False) -> None:
         if key not in ("piece", "fromto"):
             raise SpecError(f"history_key must be 'piece' or 'fromto', got {key!r}")
-        if inc not in ("pow2", "square"):
-            raise SpecError(f"history_inc must be 'pow2' or 'square', got {inc!r}")
+        if inc not in ("pow2", "square", "gravity"):
+            raise SpecError(f"history_inc must be 'pow2', 'square' or 'gravity', got {inc!r}")
         self.with_piece, self.square, self.keep = key == "piece", inc == "square", keep
+        self.gravity = inc == "gravity"
         self.table = np.zeros(0, np.int64)
         self.dirty = False                     # a search may have written the table
 

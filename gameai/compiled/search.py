@@ -66,7 +66,8 @@ def check_depth(o, depth: int) -> None:
     overflow int64. A depth given per search (an engine's "infinite" 64, deepening until
     a time limit) is not refused: the kernel saturates a score instead of wrapping, which
     differs from Python's unbounded ints only once an entry passes 2**63."""
-    if o.history is not None and not o.history.square and depth > POW2_MAX_DEPTH:
+    if o.history is not None and not o.history.square and not o.history.gravity \
+            and depth > POW2_MAX_DEPTH:
         raise SpecError(f"backend=compiled: depth {depth} with history_inc=pow2 exceeds "
                         f"{POW2_MAX_DEPTH} (2**depth history scores overflow 64 bits); "
                         "use history_inc=square or backend=python")

@@ -40,7 +40,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..games.protocol import fast_push
-from .ordering import mvv_lva_key
+from .ordering import gravity, mvv_lva_key, stat_bonus
 from .parts import parts
 from .pruning import (DELTA_MARGIN, FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_MIN_DEPTH,
                       LMR_MIN_INDEX, NULL_R, RFP_DEPTH, RFP_MARGIN, SEE_BAD, lmr_reduction,
@@ -117,7 +117,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     noisy = state.noisy_moves if p.noisy else None
     in_check = state.in_check if p.in_check else None
     evasions, check_ext, lmr, mdp = p.evasions, p.check_ext, p.lmr, p.mate_distance
-    lmr_sf = p.lmr_sf
+    lmr_sf, grav = p.lmr_sf, p.gravity
     futility, rfp = p.futility, p.reverse_futility
     static_depth = max(FUTILITY_DEPTH if futility else 0, RFP_DEPTH if rfp else 0)
     push_null = state.push_null if p.nullmove else None   # never where check is unknown
@@ -381,6 +381,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         # check, and not where only pawns and guards are left
         mc_from = move_count_limit(depth) if move_count and ply and not checked and \
             has_attackers() else n + 1
+        tried = []                           # quiet moves searched (gravity history)
         for i, m in enumerate(moves):
             if i + 1 >= mc_from and best > -MATE_BOUND and not is_capture(m) \
                     and not gives_check(m):
@@ -391,6 +392,8 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                 if fv > best:               # made, answered by the margin's bound
                     best = fv               # (fail soft)
                 continue
+            if grav and (is_capture is None or not is_capture(m)):
+                tried.append(m)
             if leaf_children:               # the child is a leaf or a terminal: no recursion
                 push(m)
                 nodes += 1
@@ -464,8 +467,17 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                 (mvv is None or is_capture is None or not is_capture(best_move)):
             killers.add(ply, best_move)
         if htab is not None and best > a0:
-            k = hkey(best_move)
-            htab[k] = htab.get(k, 0) + hist.increment(depth)
+            if not grav:
+                k = hkey(best_move)
+                htab[k] = htab.get(k, 0) + hist.increment(depth)
+            elif is_capture is None or not is_capture(best_move):
+                bonus = stat_bonus(depth)   # a quiet best move: bonus; the quiet moves
+                k = hkey(best_move)         # searched before it (or beside it): malus
+                htab[k] = gravity(htab.get(k, 0), bonus)
+                for q in tried:
+                    if q != best_move:
+                        k = hkey(q)
+                        htab[k] = gravity(htab.get(k, 0), -bonus)
         if use_tt and ghi == ghi0 and (ply or run.root_moves is None):
             # never a value that depends on the path (or on a root restriction)
             flag = UPPER if best <= a0 else LOWER if best >= beta else EXACT

@@ -35,6 +35,7 @@ class Parts:
     need_check: bool     # a node asks in_check (null move, LMR, futility or check extension)
     inline: bool         # depth-1 children are leaves or terminals, evaluated in the loop
     ordering: bool       # moves are ordered at all (TT move, history, killers, threats, MVV-LVA)
+    gravity: bool        # history_inc=gravity: bounded bonus and malus for quiet moves
 
 
 def parts(o: Any, state: Any) -> Parts:
@@ -66,5 +67,6 @@ def parts(o: Any, state: Any) -> Parts:
         need_check=in_check and (null or bool(o.lmr) or check_ext or futility or rfp
                                  or move_count),
         inline=not noisy and o.threats is None and not check_ext and not repeat,
+        gravity=o.history is not None and getattr(o.history, "gravity", False),
         ordering=(o.tt is not None or o.history is not None or o.killers is not None
                   or bool(o.threat_order) or mvv))

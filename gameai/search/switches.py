@@ -72,8 +72,9 @@ SWITCHES: tuple[Switch, ...] = (
            show="flag", slot="USE_HIST", packed=lambda o, p, k: o.history is not None),
     Switch("history_key", Literal["piece", "fromto"], "piece", "history table key",
            slot="WITH_PIECE", packed=lambda o, p, k: o.history is not None and o.history.with_piece),
-    Switch("history_inc", Literal["pow2", "square"], "pow2", "history increment per cut-off "
-           "(2**depth or depth**2)", slot="SQUARE",
+    Switch("history_inc", Literal["pow2", "square", "gravity"], "pow2", "history increment "
+           "per cut-off (2**depth or depth**2), or gravity: Stockfish 11's bounded bonus "
+           "and malus (gameai.search.ordering)", slot="SQUARE",
            packed=lambda o, p, k: o.history is not None and o.history.square),
     Switch("history_keep", bool, False, "keep the history table from move to move"),
     Switch("killers", bool, False, "two killer moves per ply", show="flag", slot="KILLERS",
@@ -165,7 +166,7 @@ SWITCHES: tuple[Switch, ...] = (
 #: compiled switch-array slots packed from the derived parts, not from one parameter:
 #: slot -> the :class:`~gameai.search.parts.Parts` field
 DERIVED = {"IS_CAP": "is_capture", "NEED_CHECK": "need_check", "INLINE": "inline",
-           "ORDERING": "ordering"}
+           "ORDERING": "ordering", "GRAVITY": "gravity"}
 
 BY_NAME = {s.name: s for s in SWITCHES}
 

@@ -8,7 +8,8 @@ import pytest
 from gameai.cli import main
 from gameai.commands.bench import _names, benchmarks_package
 
-BENCHES = ["api", "compiled", "engines", "gomoku", "limits", "search", "threats", "tournament", "xiangqi"]
+BENCHES = ["api", "compiled", "engines", "gomoku", "limits", "search", "threats", "tournament", "tree",
+           "xiangqi"]
 
 
 def test_bench_lists_the_speed_benchmarks_of_the_benchmarks_package():

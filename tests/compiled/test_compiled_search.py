@@ -54,6 +54,8 @@ V2 = [
     "check_ext=true,nullmove=true)",
     "negascout(tt=true,id=true,history=true,aspiration=true,aspiration_grow=true,window=3,"
     "quiescence=true)",
+    "negascout(tt=true,id=true,history=true,history_inc=gravity,history_keep=true,"
+    "quiescence=true,mvv_lva=true,futility=true,move_count=true,check_ext=true)",
 ]
 
 
@@ -145,7 +147,9 @@ def _persistent_game():
     "negascout(depth=4,tt=true,id=true,history=true,killers=true,history_keep=true)",
     "mtdf(depth=4,history=true,tt_size=256)",
     "negascout(depth=3,tt=true,id=true,aspiration=true,window=10,history=true,killers=true,"
-    "quiescence=true,nullmove=true,lmr=true,check_ext=true,repetition=true)"])
+    "quiescence=true,nullmove=true,lmr=true,check_ext=true,repetition=true)",
+    "negascout(depth=4,tt=true,id=true,history=true,history_inc=gravity,history_keep=true,"
+    "quiescence=true,mvv_lva=true,see=true)"])
 def test_memories_persist_across_searches_as_in_python(spec):
     game = _persistent_game()
     got = []

@@ -9,6 +9,7 @@ import pytest
 import gameai
 from gameai.search.ordering import Killers
 from gameai.games.xiangqi_tables import SEE_VALUE
+from gameai.search.ordering import HISTORY_MAX, gravity, stat_bonus
 from gameai.search.pruning import lmr_sf_reduction, move_count_limit, null_reduction
 
 MID = "r1b1kab1r/2c1a4/2n2cn2/3C5/p3p1p1p/2B6/P1P1P1P1P/5R2N/8R/1NBAKAC2 w - - 5 16"
@@ -242,3 +243,24 @@ def test_a_growing_aspiration_window_finds_the_full_window_value():
     assert grow.value == full.value and grow.stats.researches > full.stats.researches
     with pytest.raises(gameai.SpecError, match="aspiration_grow needs aspiration=true"):
         gameai.make_searcher("negascout(aspiration_grow=true)")
+
+
+def test_gravity_history_is_stockfish_11s_bounded_update():
+    # Stockfish 11: stat_bonus(d) = d > 17 ? 0 : 29 d^2 + 138 d - 134; entry += bonus -
+    # entry * |bonus| / 10692
+    assert [stat_bonus(d) for d in (1, 10, 17, 18)] == [33, 4146, 10593, 0]
+    h = 0
+    for _ in range(200):                          # repeated bonuses approach the bound
+        h = gravity(h, stat_bonus(12))
+    assert HISTORY_MAX - 10 <= h <= HISTORY_MAX
+    assert gravity(h, -stat_bonus(12)) < h
+
+
+def test_gravity_history_rewards_the_best_quiet_move_and_penalizes_the_ones_before():
+    s = gameai.load_game("xiangqi", fen=MID)
+    searcher = gameai.make_searcher("negascout(depth=4,id=true,history=true,history_inc=gravity,"
+                                    "quiescence=true,mvv_lva=true,backend=python)")
+    searcher.search(s)
+    table = searcher.history.table
+    assert min(table.values()) < 0 < max(table.values())
+    assert max(abs(v) for v in table.values()) <= HISTORY_MAX
