@@ -34,13 +34,13 @@ Claims in one Holm family (:data:`FAMILY`), plus one control per Gomoku game:
 (random openings of :data:`OPENING_PLIES` plies: 4 in Gomoku/Renju, where the first stone
 is forced to the centre and 2 plies give only 24 openings; 2 in Xiangqi). 200 games detect
 a true advantage of about 70 Elo with 80% power at two-sided 5% (:func:`detectable_elo`,
-the conservative no-draw variance), about 91 Elo at Holm's strictest level 0.5%. The quick
+the conservative no-draw variance), about 90 Elo at Holm's strictest level (0.05/8). The quick
 setting plays 2 games per claim (Xiangqi games capped at 120 plies): a smoke test whose
 verdicts are inconclusive by design.
 
 **Cost** (:func:`estimate`, from CPU seconds per game measured for every pairing,
-:data:`GAME_CPU_S`): about 29 minutes for ``--full`` on 2 cores, half of it the 200
-depth-4 Gomoku games; about a minute for the quick setting.
+:data:`GAME_CPU_S`): about 53 minutes for ``--full`` on 2 cores, most of it the depth-2
+and depth-3 line-sum games on the Python backend; about a minute for the quick setting.
 
 **Intervals** (:func:`score_interval`): the score of the claim's side is (wins +
 draws/2)/games; its interval is the union of the Wilson interval over games and the
@@ -129,15 +129,12 @@ def lookahead(depth: int) -> str:
 # machine while other work shared it (load average 5-12, so an idle machine does no worse):
 # the mean of 4 seeded games per pairing after one untimed game (measure_costs(4, settings=
 # (True,))), so the depth-3 and depth-4 figures are rough; quick games are no longer.
-# The line-sum look-ahead players and the per-move equal-effort Xiangqi players are new and
-# not yet measured by measure_costs: the figures below are from single searches (a depth-3
-# line-sum move 0.38 s, depth 2 0.03 s, on the Python backend, times about 15 own moves a
-# game; the threat player at depth 4 about 0.5 s a move; Xiangqi: minimax2's count plus a
-# search of the same size, about twice the old equal-mean figure). Rough: measure before
-# the full run (measure_costs(4, settings=(True,))).
-GAME_CPU_S = {("gomoku", 1): 0.1, ("gomoku", 2): 0.6, ("gomoku", 3): 6.0, ("gomoku", "practical"): 8.0,
-              ("renju", 1): 0.1, ("renju", 2): 0.9, ("renju", 3): 8.0, ("renju", "practical"): 10.0,
-              ("xiangqi", "000"): 0.5, ("xiangqi", "003"): 0.6}
+# The redesigned pairings (line-sum look-ahead on the Python backend, the practical threat
+# player, per-move equal effort in Xiangqi): measure_costs(2, settings=(True,)), 2 games a
+# pairing after an untimed one, on the 2-core machine under a load of 5-7. Rough (2 games).
+GAME_CPU_S = {("gomoku", 1): 0.08, ("gomoku", 2): 2.1, ("gomoku", 3): 6.6, ("gomoku", "practical"): 3.4,
+              ("renju", 1): 0.13, ("renju", 2): 6.0, ("renju", 3): 7.0, ("renju", "practical"): 4.3,
+              ("xiangqi", "000"): 0.91, ("xiangqi", "003"): 0.75}
 # per run: the workers' start in each of the three tournaments and the calibration, with
 # numba's cache warm (as after the experiments before this one; a cold cache adds a few
 # CPU minutes of compiling the Gomoku and Xiangqi kernels once)
