@@ -35,8 +35,9 @@ import time
 
 import gameai
 
-#: (name, FEN, reference move): every third position of the Xiangqi experiment suite
-#: (Fairy-Stockfish self-play at 20,000 nodes a move, screened to |score| <= 150 cp), the
+#: (name, FEN, reference move): every third of the first 48 draws of the Xiangqi
+#: experiment suite (Fairy-Stockfish self-play at 20,000 nodes a move, screened to |score|
+#: <= 150 cp; x18 has since left the suite, which keeps one position per game), with the
 #: move Fairy-Stockfish 11.1 (Debian) plays at depth 20 (Threads 1, Hash 64, from an empty
 #: hash) as the reference.
 POSITIONS = (
