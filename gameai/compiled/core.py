@@ -14,11 +14,12 @@ A node does the steps of the Python core in the same order (read its docstring f
    VCF (``threats``) or the evaluator;
 3. mate-distance pruning;
 4. transposition-table probe;
-5. reverse futility, null move (futility marks the node for step 7);
-6. move generation and ordering (history sort, threats, killers, MVV-LVA, TT move, root move);
-   at the root only the allowed moves (``root_moves``);
-7. the move loop: futile quiet moves skipped, leaf children in place, LMR, NegaScout null windows and re-searches;
-8. store: killers, history, TT (never after a path-dependent value).
+5. reverse futility, null move (adaptive or not; futility marks the node for step 7);
+6. move generation and ordering (history sort, threats, killers, MVV-LVA with SEE, TT move,
+   root move); at the root only the allowed moves (``root_moves``);
+7. the move loop: late and futile quiet moves skipped, leaf children in place, LMR (both
+   kinds), NegaScout null windows and re-searches;
+8. store: killers, history (gravity's malus too), TT (never after a path-dependent value).
 
 Every counter, every sort (stable, descending) and every table rule is the Python one,
 so both backends report the same numbers. Per-search state is ``S = (c, buf, hist, kil,

@@ -6,17 +6,21 @@ A node does, in this order (as Stockfish lays its search out):
    repetition inside the search line when ``repetition=true``, judged by the game's
    ``repetition_outcome()``: in Xiangqi a perpetual check loses, anything else draws);
 2. check extension (``check_ext``), then the horizon: quiescence (``quiescence``, with
-   check evasions when ``evasions``), the threat part's VCF (``threats``) or the evaluator;
+   check evasions when ``evasions``; captures skipped by ``delta`` and ``see``), the
+   threat part's VCF (``threats``) or the evaluator;
 3. mate-distance pruning (``mate_distance``);
 4. transposition-table probe (``tt``; ``exact_depth``);
 5. pruning before the moves: reverse futility (``reverse_futility``), null move
-   (``nullmove``); futility (``futility``) marks the node for step 7;
+   (``nullmove``, on Stockfish's conditions with ``null_adaptive``); futility
+   (``futility``) marks the node for step 7;
 6. move generation (only the replies threats force: ``threat_forced``) and ordering (TT
-   move, MVV-LVA captures, killers, history, threats);
+   move, MVV-LVA captures, killers, history, threats; losing captures last with ``see``);
    at the root only the moves a GUI allows (``root_moves``: UCI searchmoves, UCCI banmoves);
-7. the move loop: futile quiet moves skipped, leaf children evaluated in place (no
-   recursion), late-move reductions (``lmr``), NegaScout null windows and re-searches (``scout``), beta cut-offs;
-8. store: killers, history, TT (never a value that depends on the path; see below).
+7. the move loop: late quiet moves (``move_count``) and futile ones skipped, neither made
+   nor counted; leaf children evaluated in place (no recursion), late-move reductions
+   (``lmr``, ``lmr_sf``), NegaScout null windows and re-searches (``scout``), beta cut-offs;
+8. store: killers, history (``history_inc=gravity``: bonus and malus), TT (never a value
+   that depends on the path; see below).
 
 Each enhancement is a switch read once into a local name here (``None``/``False`` = off)
 plus a small helper in its own module (:mod:`.ordering`, :mod:`.tt`, :mod:`.pruning`)
