@@ -259,17 +259,8 @@ def _safe_full(G, m, k, sd) -> bool:
 def gives_check(G, m) -> bool:
     """Would ``m`` (legal here) put the opponent in check? On the board alone (Python
     ``gives_check``): nothing is pushed."""
-    fr = B + (m >> 8)
-    to = B + (m & 255)
-    p = G[fr]
-    c = G[to]
-    G[to] = p
-    G[fr] = 0
     other = G[I_SIDE] ^ 1
-    checked = _attacked(G, G[I_KING + other], other)
-    G[fr] = p
-    G[to] = c
-    return checked
+    return not _safe_full(G, m, G[I_KING + other], other)
 
 
 @jit(_nrt=False)

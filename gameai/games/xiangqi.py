@@ -579,18 +579,8 @@ class Xiangqi(CheckedPush):
         """Would ``move`` (legal here) put the opponent in check? Tested on the board alone
         (the piece moved and put back, nothing pushed), so futility pruning can ask it of
         every move it skips without making the move."""
-        b = self.board
-        fr = move >> 8
-        to = move & 255
-        p = b[fr]
-        c = b[to]
-        b[to] = p
-        b[fr] = 0
         other = self._side ^ 1
-        checked = self._attacked(self._kings[other], other)
-        b[fr] = p
-        b[to] = c
-        return checked
+        return not self._safe_full(move, self._kings[other], other)
 
     def capture_value(self, move: int) -> int:
         """The exchange value of the piece ``move`` captures (0 for a quiet move): what
