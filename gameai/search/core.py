@@ -385,7 +385,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         # check, and not where only pawns and guards are left
         mc_from = move_count_limit(depth) if move_count and ply and not checked and \
             has_attackers() else n + 1
-        tried = []                           # quiet moves searched (gravity history)
+        tried = [] if grav else None         # quiet moves searched (gravity history)
         for i, m in enumerate(moves):
             if i + 1 >= mc_from and best > -MATE_BOUND and not is_capture(m) \
                     and not gives_check(m):
