@@ -65,7 +65,7 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("scout", bool, False, "NegaScout null windows after the first move (003 document)",
            slot="SCOUT"),
     Switch("mtdf", bool, False, "MTD(f) null-window passes (Plaat et al. 1996)"),
-    Switch("tt", bool, False, "transposition table (002 document)", show="flag", slot="USE_TT",
+    Switch("tt", bool, False, "transposition table (003 document)", show="flag", slot="USE_TT",
            packed=lambda o, p, k: o.tt is not None),
     Switch("tt_size", TTSize, 1 << 20, "TT slots (a power of two)"),
     Switch("history", bool, False, "history heuristic (Schaeffer 1989; 000 document)",

@@ -75,7 +75,7 @@ def forced_replies(state, moves: list) -> list:
     straight four shares a five-window with its three stones and the straight-four point,
     so the opponent's stone there would make a four). When none of them is a legal move,
     every move is kept. In Renju this is a heuristic where a Black straight-four point is
-    forbidden (the line facts do not know it); ``tests/test_threats.py`` checks sampled
+    forbidden (the line facts do not know it); ``tests/threats/test_threats.py`` checks sampled
     cuts against full-width search under all three rules.
     For Gomoku/Renju positions; other games' moves are returned unchanged.
     """
