@@ -13,6 +13,7 @@ def scan(state, memo: dict | None = None, exact: tuple[bool, bool] | None = None
     if exact is None:
         exact = RULE_EXACT[state.rule]
         memo = memo_for(exact)
+    assert memo is not None, "scan: a memo goes with exact"
     codes = state.line_codes
     get = memo.get
     out = [(lid, code, t) for lid, code in enumerate(codes) if (t := get(code, _UNSET)) is not None]
