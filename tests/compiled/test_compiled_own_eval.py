@@ -223,3 +223,21 @@ def test_what_cannot_run_compiled_is_refused_by_name():
     with pytest.raises(SpecError, match="has no compiled form for xiangqi: a Python evaluator "
                                         "runs on backend=python only"):
         gameai.make_searcher("alphabeta(depth=1,backend=compiled)", eval=crossed_twin()).search(s)
+
+
+def test_the_kernels_weighted_sum_is_this_pythons_sum():
+    """linear_sum adds as this Python's ``sum`` does (plain before 3.12, compensated from
+    3.12 on), on sums where the order and the compensation change the rounded result."""
+    from gameai.compiled.linear import COMPENSATED, linear_sum
+    rng = random.Random(3)
+    differs = 0
+    for _ in range(2000):
+        n = rng.randrange(1, 24)
+        w = np.array([rng.choice([0.0, rng.uniform(-1e5, 1e5), rng.uniform(-1, 1)])
+                      for _ in range(n)])
+        f = np.array([float(rng.randrange(-3000, 3000)) for _ in range(n)])
+        want = sum(a * b for a, b in zip(w.tolist(), f.tolist()) if a)
+        got = linear_sum(w, f, n, COMPENSATED)
+        assert got == want, (w, f)
+        differs += linear_sum(w, f, n, not COMPENSATED) != want
+    assert differs > 0              # the other way of adding would have been caught
