@@ -4,8 +4,9 @@ the tuned evaluators search exactly the same tree on both backends.
 The independent checks: a numba evaluator's values equal those of a Python twin written
 over the Python game (so the kernel's board is read right), and the compiled search with
 it gives every counter, value, move, PV and iteration row of the Python search with the
-twin; ``xiangqi.tuned`` and ``gomoku.tuned`` with random weights give the Python values
-on random positions and the Python searches' numbers.
+twin; the same for one over the Gomoku/Renju kernel (its search with ``-m slow``: a core
+of its own, minutes on a cold cache); ``xiangqi.tuned`` and ``gomoku.tuned`` with random
+weights give the Python values on random positions and the Python searches' numbers.
 """
 from __future__ import annotations
 
@@ -53,6 +54,35 @@ if AVAILABLE:
 
         def __init__(self, pawn: int = 30, piece: int = 7) -> None:
             super().__init__(crossed, [pawn, piece])
+
+
+if AVAILABLE:
+    from gameai.compiled import gomoku_board as gb
+
+    @numba.njit
+    def central(G, w):
+        """Gomoku/Renju: ``w[0]`` per stone minus its distance to the centre (Chebyshev),
+        the side to move's stones minus the opponent's."""
+        g = G[0]
+        W, n = g[gb.H + gb.WIDTH], g[gb.H + gb.SIZE]
+        me = g[gb.H + gb.NPLACED] & 1
+        v = 0
+        for k in range(g[gb.H + gb.NPLACED]):
+            p = g[gb.PLACED + k]
+            col, row = p % W - 1, p // W - 1
+            d = w[0] - max(abs(col - n // 2), abs(row - n // 2))
+            v += d if g[p] == me else -d
+        return v
+
+
+def central_twin(state) -> int:
+    """``central`` over the Python game, with ``w[0] = 8``."""
+    n, me, v = state.geo.size, len(state.placed) & 1, 0
+    for p in state.placed:
+        col, row = state.geo.col_row(p)
+        d = 8 - max(abs(col - n // 2), abs(row - n // 2))
+        v += d if state.board[p] == me else -d
+    return v
 
 
 def crossed_twin(pawn: int = 30, piece: int = 7):
@@ -241,3 +271,25 @@ def test_the_kernels_weighted_sum_is_this_pythons_sum():
         assert got == want, (w, f)
         differs += linear_sum(w, f, n, not COMPENSATED) != want
     assert differs > 0              # the other way of adding would have been caught
+
+
+def _central():
+    return NumbaEvaluator(central, [8], name="test.central", games=("gomoku", "renju"))
+
+
+@pytest.mark.parametrize("game", ["gomoku", "renju"])
+def test_a_numba_evaluator_reads_the_gomoku_kernel_as_its_twin_reads_the_game(game):
+    for params in _positions(game, 10, (1, 20), 17):
+        s = gameai.load_game(game, **params)
+        assert _central()(s) == central_twin(s), params
+
+
+@pytest.mark.slow           # a core of its own for Gomoku/Renju: minutes on a cold cache
+@pytest.mark.parametrize("game", ["gomoku", "renju"])
+def test_a_numba_evaluator_over_the_gomoku_kernel_searches_the_same_tree(game):
+    for params in _positions(game, 2, (3, 12), 41):
+        for spec in ("alphabeta(depth=2)", "negascout(depth=3,tt=true,id=true,history=true,"
+                                           "killers=true)", "alphabeta(depth=2,quiescence=true)"):
+            twin = _search(game, params, spec, "python", central_twin)
+            co = _search(game, params, spec, "compiled", _central())
+            assert co == twin, (game, params, spec)
