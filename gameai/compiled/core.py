@@ -10,7 +10,8 @@ A node does the steps of the Python core in the same order (read its docstring f
 
 1. limits and ``stop``, terminal and draw (``result``, the root move's threat reply check,
    then ``repetition``);
-2. check extension, then the horizon: quiescence (with ``evasions``), the threat part's
+2. check extension, then the horizon: quiescence (with ``evasions``; the TT with
+   ``qs_tt``), the threat part's
    VCF (``threats``) or the evaluator;
 3. mate-distance pruning;
 4. transposition-table probe;
@@ -93,8 +94,8 @@ NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FIRST_MOVE_CUTOFFS, TT_PROBES, TT_H
     THREATS, THREAT_ORDER, THREAT_NODES, ROOT_REPLY, REPLIES, N_REPLIES, THREAT_FORCED, \
     GRAIN, TT_ALWAYS, FUTILITY, RFP, NULL_TRIES, NULL_CUTOFFS, REDUCTIONS, \
     REDUCTION_RESEARCHES, FUTILITY_SKIPS, QNODES, ROOT_PARTIAL, NULL_ADAPTIVE, SEE_SKIPS, \
-    DELTA_SKIPS, SEE, DELTA, LMR_SF, MOVE_COUNT_SKIPS, MOVE_COUNT, GRAVITY = range(77)
-NULL_AT = N_FIXED = 77          #: c[NULL_AT + ply]: null_at[ply]
+    DELTA_SKIPS, SEE, DELTA, LMR_SF, MOVE_COUNT_SKIPS, MOVE_COUNT, GRAVITY, QS_TT = range(78)
+NULL_AT = N_FIXED = 78          #: c[NULL_AT + ply]: null_at[ply]
 # buf: moves [0, SCORES), their sort keys [SCORES, PVS), PV rows of PV_W: [length, moves...]
 # tt (gameai.compiled.memory.CompiledTT): rows [key, depth, generation + flag + 1, value,
 # move, age]; the last row holds the table's age, slots in use, index mask and generation
@@ -267,7 +268,7 @@ def _pv_set(buf, c, ply, m):
 def qsearch(G, E, S, alpha, beta, ply, qd, top):
     """Captures only (``gen_noisy``), standing pat on the evaluation; in check with
     ``evasions``, every legal move and no stand pat."""
-    c, buf = S[0], S[1]
+    c, buf, tt = S[0], S[1], S[4]
     c[QNODES] += 1
     if c[NODES] >= c[NEXT_CHECK] and _stopped(c):
         return 0
@@ -275,6 +276,23 @@ def qsearch(G, E, S, alpha, beta, ply, qd, top):
     if r >= 0:
         c[TERMINALS] += 1
         return _term_value(G, c, r, ply)
+    q_move = NO_MOVE
+    key = 0
+    if c[QS_TT]:                        # the TT at depth 0: any entry's bound decides
+        key = game.key(G)
+        c[TT_PROBES] += 1
+        meta = tt[-1]
+        e = tt[key & meta[T_MASK]]
+        f = e[T_FLAG] - meta[T_GEN] - 1
+        if f >= 0 and e[T_KEY] == key:
+            c[TT_HITS] += 1
+            q_move = e[T_MOVE]
+            if e[T_DEPTH] == 0 or not c[EXACT_DEPTH]:
+                v = _from_tt(e[T_VALUE], ply)
+                if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
+                    c[TT_CUTOFFS] += 1
+                    return v
+    a0 = alpha
     evading = game.HAS_CHECK and c[EVASIONS] and qd > 0 and game.in_check(G)
     if evading:
         c[INTERIOR] += 1
@@ -293,8 +311,11 @@ def qsearch(G, E, S, alpha, beta, ply, qd, top):
             for j in range(top, n1):
                 buf[sc + j] = game.mvv_lva(G, buf[j])
             _sort_desc(buf, sc, top, n1)
+    if q_move != NO_MOVE:
+        _to_front(buf, top, n1, q_move)
     if ply + 1 > c[SELDEPTH]:
         c[SELDEPTH] = ply + 1
+    best_move = NO_MOVE
     use_delta = c[DELTA] and -MATE_BOUND < alpha and not evading
     base = best + DELTA_MARGIN
     for j in range(top, n1):
@@ -318,8 +339,12 @@ def qsearch(G, E, S, alpha, beta, ply, qd, top):
             best = v
             if v > alpha:
                 alpha = v
+                best_move = buf[j]
                 if v >= beta:
                     break
+    if c[QS_TT]:
+        flag = UPPER if best <= a0 else LOWER if best >= beta else EXACT
+        _tt_store(tt, key, 0, flag, best, best_move, ply, c[TT_ALWAYS])
     return best
 
 

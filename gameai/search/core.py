@@ -6,7 +6,8 @@ A node does, in this order (as Stockfish lays its search out):
    repetition inside the search line when ``repetition=true``, judged by the game's
    ``repetition_outcome()``: in Xiangqi a perpetual check loses, anything else draws);
 2. check extension (``check_ext``), then the horizon: quiescence (``quiescence``, with
-   check evasions when ``evasions``; captures skipped by ``delta`` and ``see``), the
+   check evasions when ``evasions``; captures skipped by ``delta`` and ``see``; the TT
+   probed, its move first and its table written with ``qs_tt``), the
    threat part's VCF (``threats``) or the evaluator;
 3. mate-distance pruning (``mate_distance``);
 4. transposition-table probe (``tt``; ``exact_depth``);
@@ -123,6 +124,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     evasions, check_ext, lmr, mdp = p.evasions, p.check_ext, p.lmr, p.mate_distance
     lmr_sf, grav = p.lmr_sf, p.gravity
     futility, rfp = p.futility, p.reverse_futility
+    qs_tt = p.qs_tt
     static_depth = max(FUTILITY_DEPTH if futility else 0, RFP_DEPTH if rfp else 0)
     push_null = state.push_null if p.nullmove else None   # never where check is unknown
     pop_null = getattr(state, "pop_null", None)
@@ -178,6 +180,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         """Captures only (``noisy_moves``), standing pat on the evaluation; in check with
         ``evasions``, every legal move and no stand pat."""
         nonlocal nodes, leaves, terminals, interior, seldepth, qnodes, see_skips, dskips
+        nonlocal probes, hits, ttcuts
         qnodes += 1
         if nodes >= next_check:
             check(ply)
@@ -185,6 +188,21 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         if r is not None:
             terminals += 1
             return term_value(r, ply)
+        q_move = None
+        if qs_tt:                           # the TT at depth 0: any entry's bound decides
+            key = state.key
+            probes += 1
+            e = tslots[key & tmask]
+            if e is not None and e[0] == key:
+                hits += 1
+                q_move = e[4]
+                if e[1] == 0 or not exact_depth:
+                    v = from_tt(e[3], ply)
+                    f = e[2]
+                    if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
+                        ttcuts += 1
+                        return v
+        a0 = alpha
         evading = evasions and qd > 0 and in_check()
         if evading:
             interior += 1
@@ -200,8 +218,12 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
             moves = noisy()
             if qmvv is not None:
                 moves.sort(key=qmvv, reverse=True)
+        if q_move is not None and q_move in moves:
+            moves.remove(q_move)
+            moves.insert(0, q_move)
         if ply + 1 > seldepth:
             seldepth = ply + 1
+        best_move = None
         base = best + DELTA_MARGIN if capture_value is not None and -MATE_BOUND < alpha \
             and not evading else None
         for m in moves:
@@ -223,8 +245,12 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                 best = v
                 if v > alpha:
                     alpha = v
+                    best_move = m
                     if v >= beta:
                         break
+        if qs_tt:
+            flag = UPPER if best <= a0 else LOWER if best >= beta else EXACT
+            tt.store(key, 0, flag, best, best_move, ply)
         return best
 
     def negamax(depth, alpha, beta, ply, cut=False):

@@ -264,3 +264,24 @@ def test_gravity_history_rewards_the_best_quiet_move_and_penalizes_the_ones_befo
     table = searcher.history.table
     assert min(table.values()) < 0 < max(table.values())
     assert max(abs(v) for v in table.values()) <= HISTORY_MAX
+
+
+def test_quiescence_tt_keeps_the_value_and_answers_quiescence_nodes():
+    """With no pruning but alpha-beta and a quiescence deep enough never to stop early, a
+    quiescence value depends on the position alone, so the table's bounds are sound: the
+    root value is the one without the table, and the table answers some quiescence nodes."""
+    for s in _random_positions(6, 5):
+        base = "alphabeta(depth=3,tt=true,id=true,quiescence=true,qdepth=64,mvv_lva=true," \
+               "backend=python"
+        off = gameai.make_searcher(base + ")").search(s)
+        on = gameai.make_searcher(base + ",qs_tt=true)").search(s)
+        assert on.value == off.value
+        assert on.stats.tt_probes > off.stats.tt_probes    # quiescence nodes probe
+    s = gameai.load_game("xiangqi", fen=MID)
+    base = "negascout(depth=5,tt=true,id=true,quiescence=true,mvv_lva=true,backend=python"
+    off = gameai.make_searcher(base + ")").search(s)
+    on = gameai.make_searcher(base + ",qs_tt=true)").search(s)
+    assert on.stats.qnodes < off.stats.qnodes and on.stats.tt_cutoffs > off.stats.tt_cutoffs
+    for spec in ("alphabeta(qs_tt=true,quiescence=true)", "alphabeta(qs_tt=true,tt=true)"):
+        with pytest.raises(gameai.SpecError, match="qs_tt needs tt=true and quiescence=true"):
+            gameai.make_searcher(spec)
