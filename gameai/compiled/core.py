@@ -49,7 +49,7 @@ from ..search.pruning import (DELTA_MARGIN, FUTILITY_DEPTH, FUTILITY_MARGIN, LMR
                               LMR_MIN_INDEX, NULL_BASE, NULL_DIV, NULL_EVAL_DIV,
                               NULL_PER_DEPTH, NULL_R, RFP_DEPTH, RFP_MARGIN, SEE_BAD,
                               lmr_reduction, lmr_sf_reduction, move_count_limit,
-                              null_reduction)
+                              null_reduction, see_prune_threshold)
 from ..search.ordering import HISTORY_MAX, gravity, stat_bonus
 from ..search.stats import INF, MATE, MATE_BOUND
 from ..search.tt import EXACT, LOWER, UPPER
@@ -94,8 +94,8 @@ NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FIRST_MOVE_CUTOFFS, TT_PROBES, TT_H
     THREATS, THREAT_ORDER, THREAT_NODES, ROOT_REPLY, REPLIES, N_REPLIES, THREAT_FORCED, \
     GRAIN, TT_ALWAYS, FUTILITY, RFP, NULL_TRIES, NULL_CUTOFFS, REDUCTIONS, \
     REDUCTION_RESEARCHES, FUTILITY_SKIPS, QNODES, ROOT_PARTIAL, NULL_ADAPTIVE, SEE_SKIPS, \
-    DELTA_SKIPS, SEE, DELTA, LMR_SF, MOVE_COUNT_SKIPS, MOVE_COUNT, GRAVITY, QS_TT = range(78)
-NULL_AT = N_FIXED = 78          #: c[NULL_AT + ply]: null_at[ply]
+    DELTA_SKIPS, SEE, DELTA, LMR_SF, MOVE_COUNT_SKIPS, MOVE_COUNT, GRAVITY, QS_TT, SEE_PRUNE = range(79)
+NULL_AT = N_FIXED = 79          #: c[NULL_AT + ply]: null_at[ply]
 # buf: moves [0, SCORES), their sort keys [SCORES, PVS), PV rows of PV_W: [length, moves...]
 # tt (gameai.compiled.memory.CompiledTT): rows [key, depth, generation + flag + 1, value,
 # move, age]; the last row holds the table's age, slots in use, index mask and generation
@@ -108,6 +108,7 @@ _lmr_reduction = jit(lmr_reduction, tag=_TAG, _nrt=False, inline="always")
 _null_reduction = jit(null_reduction, tag=_TAG, _nrt=False, inline="always")
 _lmr_sf_reduction = jit(lmr_sf_reduction, tag=_TAG, _nrt=False, inline="always")
 _move_count_limit = jit(move_count_limit, tag=_TAG, _nrt=False, inline="always")
+_see_prune_threshold = jit(see_prune_threshold, tag=_TAG, _nrt=False, inline="always")
 _stat_bonus = jit(stat_bonus, tag=_TAG, _nrt=False, inline="always")
 _gravity = jit(gravity, tag=_TAG, _nrt=False, inline="always")
 
@@ -524,6 +525,7 @@ def negamax(G, E, S, depth, alpha, beta, ply, top, cut):
     if game.HAS_CHECK and game.HAS_CAPTURE and c[MOVE_COUNT] and ply and not checked \
             and _has_attackers(G):
         mc_from = _move_count_limit(depth)
+    sp = game.HAS_CHECK and game.HAS_CAPTURE and c[SEE_PRUNE] and ply and _has_attackers(G)
     last = 0                            # the last move looked at
     for i in range(n):
         m = buf[n0 + i]
@@ -541,6 +543,11 @@ def negamax(G, E, S, depth, alpha, beta, ply, top, cut):
             c[FUTILITY_SKIPS] += 1      # a futile quiet move that gives no check: not
             if fv > best:               # made, answered by the margin's bound
                 best = fv               # (fail soft)
+            continue
+        if sp and best > -MATE_BOUND and _see(G, m) < _see_prune_threshold(
+                depth, _lmr_sf_reduction(depth, i + 1),
+                not game.is_capture(G, m) and not _gives_check(G, m)):
+            c[SEE_SKIPS] += 1           # it loses too much: not made, not counted
             continue
         if c[GRAVITY] and not (game.HAS_CAPTURE and c[IS_CAP] and game.is_capture(G, m)):
             buf[c[SCORES] + n0 + i] = 1

@@ -49,7 +49,8 @@ from .ordering import gravity, mvv_lva_key, stat_bonus
 from .parts import parts
 from .pruning import (DELTA_MARGIN, FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_MIN_DEPTH,
                       LMR_MIN_INDEX, NULL_R, RFP_DEPTH, RFP_MARGIN, SEE_BAD, lmr_reduction,
-                      lmr_sf_reduction, move_count_limit, null_reduction)
+                      lmr_sf_reduction, move_count_limit, null_reduction,
+                      see_prune_threshold)
 from .stats import INF, MATE, MATE_BOUND, SearchStats
 from .tt import EXACT, LOWER, UPPER, from_tt
 
@@ -129,10 +130,13 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     push_null = state.push_null if p.nullmove else None   # never where check is unknown
     pop_null = getattr(state, "pop_null", None)
     null_adaptive, move_count = p.null_adaptive, p.move_count
-    has_attackers = state.has_attackers if null_adaptive or move_count else None
+    see_prune = p.see_prune
+    has_attackers = state.has_attackers if null_adaptive or move_count or see_prune else None
     is_capture = getattr(state, "is_capture", None)
-    gives_check = state.gives_check if futility or p.delta or move_count else None
+    gives_check = state.gives_check if futility or p.delta or move_count or see_prune \
+        else None
     see = state.see if p.see else None
+    see_any = state.see if p.see or see_prune else None
     capture_value = state.capture_value if p.delta else None
     mvv = mvv_lva_key(state) if p.mvv_lva else None
     if mvv is not None and see is not None:      # losing captures after the quiet moves
@@ -256,7 +260,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     def negamax(depth, alpha, beta, ply, cut=False):
         nonlocal nodes, leaves, terminals, interior, cutoffs, fmc, probes, hits, ttcuts
         nonlocal res, seldepth, pruned, ghi, null_tries, null_cuts, reductions, red_res, fskips
-        nonlocal mc_skips
+        nonlocal mc_skips, see_skips
         pvt[ply] = ()
         # 1. limits, terminal and draw
         if nodes >= next_check:
@@ -412,6 +416,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         mc_from = move_count_limit(depth) if move_count and ply and not checked and \
             has_attackers() else n + 1
         tried = [] if grav else None         # quiet moves searched (gravity history)
+        sp = see_prune and ply and has_attackers()     # shallow SEE pruning
         for i, m in enumerate(moves):
             if i + 1 >= mc_from and best > -MATE_BOUND and not is_capture(m) \
                     and not gives_check(m):
@@ -421,6 +426,11 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                 fskips += 1                 # a futile quiet move that gives no check: not
                 if fv > best:               # made, answered by the margin's bound
                     best = fv               # (fail soft)
+                continue
+            if sp and best > -MATE_BOUND and see_any(m) < see_prune_threshold(
+                    depth, lmr_sf_reduction(depth, i + 1), not is_capture(m)
+                    and not gives_check(m)):
+                see_skips += 1              # it loses too much: not made, not counted
                 continue
             if grav and (is_capture is None or not is_capture(m)):
                 tried.append(m)
