@@ -1,21 +1,26 @@
 """Xiangqi perft speed: ours (public API and bulk) side by side with cchess and OpenSpiel.
 
 Run: ``gameai bench xiangqi -- --depth 3`` (or ``python -m benchmarks.bench_xiangqi``);
-``--peers openspiel`` leaves out cchess (about 10k leaves/s: depth 4 takes ~5 minutes).
+``--peers openspiel,fairy-stockfish`` leaves out cchess (about 10k leaves/s: depth 4 takes
+~5 minutes).
 
 Rows
 * ``gameai public``: ``gameai.perft`` through ``legal_moves``/``push``/``pop`` with a full
-  make/unmake at every leaf (the number the issue's 300k leaves/s goal is about).
+  make/unmake at every leaf (the goal: 300k leaves/s).
 * ``gameai bulk``: ``state.perft`` counts the last ply with ``len(legal_moves())``.
 * ``gameai compiled`` / ``gameai compiled bulk``: the same two counts on the numba kernel
-  (``gameai.perft(s, d, backend="compiled")``, compiled before timing); issue 13's goal is
-  30M leaves/s, at least 10x OpenSpiel's C++ bulk count.
+  (``gameai.perft(s, d, backend="compiled")``, compiled before timing); the goal is 30M
+  leaves/s, at least 10x the ``openspiel bulk`` row.
 * ``cchess``: the pure-Python ``cchess`` library; it has no unmake, so each child is a
   board copy (its natural way to walk a tree); legality = its ``is_valid_move`` plus
   ``is_checked_move``.
-* ``openspiel apply/undo``: OpenSpiel's C++ ``xiangqi`` driven from Python with
-  ``apply_action``/``undo_action`` at every leaf; ``openspiel bulk``: ``child`` states and
-  ``len(legal_actions())`` at the last ply (C++ does the leaf work).
+* ``openspiel apply/undo``: OpenSpiel's C++ ``xiangqi`` driven by a Python recursion
+  with ``apply_action``/``undo_action`` at every leaf; ``openspiel bulk``: the same
+  recursion over ``child`` states with ``len(legal_actions())`` at the last ply. The move
+  generation is C++, the tree walk Python: neither is a C++ perft.
+* ``fairy-stockfish``: Fairy-Stockfish's own C++ ``go perft`` (UCI, ``UCI_Variant
+  xiangqi``), a bulk count at the last ply; timed from sending the command to its
+  ``Nodes searched`` line, in one engine process kept for the run.
 Peers that are not installed print "not installed". Each row also checks its count.
 
 Move generation alone, on the 32 middle-game positions of ``experiments/suites/xiangqi.txt``
@@ -28,8 +33,10 @@ checkout (e.g. before a change) with the ratio.
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
 import json
+import subprocess
 import time
 from pathlib import Path
 from typing import Callable
@@ -101,6 +108,32 @@ def _openspiel_runners(fen: str, depth: int) -> dict[str, Callable[[], int] | st
             names[1]: lambda: bulk(game.new_initial_state(), depth)}
 
 
+def _fsf_runner(fen: str, depth: int) -> Callable[[], int] | str:
+    """Fairy-Stockfish's ``go perft`` on ``fen``, one engine process for every run."""
+    from .bench_tree import find_fsf
+    path = find_fsf()
+    if path is None:
+        return "not installed (apt-get install fairy-stockfish)"
+    proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                            bufsize=1)
+    atexit.register(proc.kill)
+    assert proc.stdin is not None and proc.stdout is not None
+    stdin, stdout = proc.stdin, proc.stdout
+
+    def answer(command: str, prefix: str) -> str:
+        stdin.write(command + "\n")
+        stdin.flush()
+        for line in stdout:
+            if line.startswith(prefix):
+                return line
+        raise RuntimeError(f"{path} ended before answering {command!r}")
+
+    answer("uci", "uciok")
+    stdin.write(f"setoption name UCI_Variant value xiangqi\nposition fen {fen}\n")
+    answer("isready", "readyok")
+    return lambda: int(answer(f"go perft {depth}", "Nodes searched:").split(":")[1])
+
+
 def _movegen_rows(compiled: bool) -> dict[str, tuple[Callable[[], int], str]]:
     """Move generation alone on the fixed middle-game suite: (runner, unit) per row."""
     from gameai.commands.reproduce import experiments_package
@@ -123,8 +156,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--depth", type=int, default=3)
     ap.add_argument("--fen", default=START_FEN)
     ap.add_argument("--min-time", type=float, default=1.0, help="repeat each run for at least this long (s)")
-    ap.add_argument("--peers", default="cchess,openspiel",
-                    help="comma list of peers to time: cchess, openspiel (or 'none')")
+    ap.add_argument("--peers", default="cchess,openspiel,fairy-stockfish",
+                    help="comma list of peers to time: cchess, openspiel, fairy-stockfish "
+                         "(or 'none')")
     ap.add_argument("--no-peers", action="store_true", help="only time gameai (same as --peers none)")
     ap.add_argument("--save", help="write every row's rate (per second) as JSON")
     ap.add_argument("--baseline", help="JSON from --save (another checkout): print each rate beside it")
@@ -147,13 +181,15 @@ def main(argv: list[str] | None = None) -> int:
     else:
         rows["gameai compiled"] = f"unavailable: {REASON}"
     peers = set() if args.no_peers else {p.strip() for p in args.peers.split(",")} - {"none", ""}
-    unknown = peers - {"cchess", "openspiel"}
+    unknown = peers - {"cchess", "openspiel", "fairy-stockfish"}
     if unknown:
-        ap.error(f"unknown peer(s) {sorted(unknown)}; known: cchess, openspiel")
+        ap.error(f"unknown peer(s) {sorted(unknown)}; known: cchess, openspiel, fairy-stockfish")
     if "cchess" in peers:
         rows["cchess"] = _cchess_runner(args.fen, args.depth)
     if "openspiel" in peers:
         rows.update(_openspiel_runners(args.fen, args.depth))
+    if "fairy-stockfish" in peers:
+        rows["fairy-stockfish"] = _fsf_runner(args.fen, args.depth)
 
     print(f"xiangqi perft depth {args.depth}, fen {args.fen}")
     results: dict[str, tuple[int, float]] = {}
@@ -184,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     counts = {n for n, _ in results.values()}
     if len(counts) > 1:
         print(f"  WARNING: leaf counts differ: { {k: v[0] for k, v in results.items()} }")
-    for mine in ("gameai public", "gameai compiled"):
+    for mine in ("gameai public", "gameai compiled", "gameai compiled bulk"):
         if mine not in results:
             continue
         ours = results[mine][0] / results[mine][1]

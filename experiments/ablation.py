@@ -181,7 +181,7 @@ def _search(game: str, pos: str, spec_text: str, depth: int, cfg: dict, backend:
     """One row per depth: a fixed-depth configuration searches ``depth`` alone; an
     iterative-deepening one searches once to ``depth`` and gives a row per finished
     iteration, whose cumulative counters are what a search to that depth alone counts
-    (the same tables from the same start; ``tests/test_ablation.py`` checks it)."""
+    (the same tables from the same start; ``tests/experiments/test_ablation.py`` checks it)."""
     s = suites.state(game, spec_text)
     tail = "" if backend == "python" else f",backend={backend}"
     r = gameai.make_searcher(cfg["spec"].format(depth=depth, tail=tail)).search(s)

@@ -25,9 +25,9 @@ def run(args) -> int:
     if args.divide and args.backend != "python":
         raise SpecError("perft --divide runs on the python backend only")
     state = game_from_args(args)
-    if args.backend == "compiled":   # compile (or load) the kernel now, saying so if it compiles
-        with compile_notice("gameai perft"):
-            perft(state, 1, backend="compiled")
+    if args.backend == "compiled":   # compile (or load) the kernel now, saying so if it compiles,
+        with compile_notice("gameai perft"):   # the one counting runs (bulk or not): depth 1's
+            perft(state, 1, bulk=args.bulk, backend="compiled")   # rate is then not the load's
     t0 = time.perf_counter()
     if args.divide:
         counts = divide(state, args.depth)

@@ -70,6 +70,10 @@ class Search:
     ``negamax(depth, alpha, beta, ply)`` is the core; ``counters()`` the statistics so far.
     """
 
+    negamax: Callable[..., int]                 # made by _build, with _bump and counters
+    counters: Callable[[], dict[str, int]]
+    _bump: Callable[[str], None]
+
     def __init__(self, o, state, ev, stop_check: Callable[[int], bool], *, max_depth: int,
                  node_limit: int | None, check_every: int, timed: bool = False,
                  on_root_move=None, root_moves: frozenset | None = None) -> None:
@@ -132,7 +136,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     null_adaptive, move_count = p.null_adaptive, p.move_count
     see_prune = p.see_prune
     has_attackers = state.has_attackers if null_adaptive or move_count or see_prune else None
-    is_capture = getattr(state, "is_capture", None)
+    is_capture: Any = getattr(state, "is_capture", None)
     gives_check = state.gives_check if futility or p.delta or move_count or see_prune \
         else None
     see = state.see if p.see else None

@@ -106,7 +106,7 @@ def search(o, state, limits: Limits | dict | None = None, *,
         if node_limit is not None:          # its nodes come out of the search's budget
             node_limit = max(1, node_limit - part.nodes)
 
-    core = Search
+    core: Any = Search
     if o.backend == "compiled":
         from ..compiled.search import CompiledSearch
         core = CompiledSearch

@@ -50,7 +50,7 @@ bound)``. Transpositions share work but each occurrence is counted in the tree.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, cast
 
 from ..errors import SpecError
 from ..games.protocol import fast_push
@@ -183,7 +183,7 @@ def minimal_tree(state, depth: int, evaluator: Callable, *, mate_ply: bool = Tru
                     moves.insert(0, hint[2])
                 for m in moves:
                     push(m)
-                    v = leaf_value(0)
+                    v = cast(int, leaf_value(0))    # depth 0: always a leaf
                     pop()
                     if v <= -b:
                         memo[k] = (node_cost + 1, True, m)

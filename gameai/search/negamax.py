@@ -13,11 +13,12 @@ abort the search and return the last finished iteration. Counters are defined on
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Unpack
 
 from ..errors import SpecError
 from . import driver
 from .driver import MAX_DEPTH
+from .options import Keywords, Options
 from .ordering import History, Killers
 from .stats import MATE, Limits, SearchResult
 from .switches import BY_NAME, SWITCHES, describe, doc, signature
@@ -28,7 +29,7 @@ DEFAULT_DEPTH = 4    #: nominal depth when neither the spec nor the limits give 
 MAX_QDEPTH = 64      #: deepest quiescence extension
 
 
-class Searcher:
+class Searcher(Options):
     """A configurable negamax searcher; registered as minimax, alphabeta, negascout, mtdf.
 
     Parameters (spec string or keywords): one per row of the switch table,
@@ -38,7 +39,7 @@ class Searcher:
     the Gomoku/Renju threat part (:class:`~gameai.search.threats.ThreatPart`).
     """
 
-    def __init__(self, **options: Any) -> None:
+    def __init__(self, **options: Unpack[Keywords]) -> None:
         unknown = sorted(set(options) - set(BY_NAME))
         if unknown:
             raise SpecError(f"searcher: unknown parameter(s) {', '.join(unknown)}; known: "
@@ -62,7 +63,8 @@ class Searcher:
         if eval is not None:                # an unknown evaluator fails here, not mid-game
             from ..registry import check_evaluator_spec
             check_evaluator_spec(eval)
-        self.clock = GameClock(parse_clock(clock)) if clock is not None else None
+        given_clock = options.get("clock")   # self.clock becomes the clock made from it
+        self.clock = GameClock(parse_clock(given_clock)) if given_clock is not None else None
         if self.mtdf and not self.pruning:
             raise SpecError("mtdf needs pruning=true (it is a null-window alpha-beta driver)")
         if self.aspiration_grow and not self.aspiration:
@@ -185,5 +187,5 @@ def _backend(backend: str, o: Searcher) -> str:
     return backend
 
 
-Searcher.__init__.__signature__ = signature()    # the table's rows, as keywords
-Searcher.__doc__ += "\n    Parameters (one row each of :data:`gameai.search.switches.SWITCHES`):\n\n" + doc() + "\n"
+setattr(Searcher.__init__, "__signature__", signature())    # the table's rows, as keywords
+Searcher.__doc__ = (Searcher.__doc__ or "") + "\n    Parameters (one row each of :data:`gameai.search.switches.SWITCHES`):\n\n" + doc() + "\n"

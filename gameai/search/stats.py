@@ -210,6 +210,8 @@ class MoveText(str):
     same text (computed then if the searcher did not fill it), so code written for the
     former ``pv_str(state)`` method keeps working."""
 
+    moves: list                                 # the moves the text was made from
+
     def __new__(cls, text: str = "", moves: Any = ()) -> "MoveText":
         obj = super().__new__(cls, text)
         obj.moves = list(moves)

@@ -92,10 +92,10 @@ def parse_clock(text: "str | float | int | Clock") -> Clock:
     if m is None:
         raise SpecError(f"clock {text!r}: expected SECONDS, SECONDS+INCREMENT or MOVES/SECONDS "
                         "(e.g. 300, 300+5, 40/300)")
-    mtg, secs, inc = m.groups()
-    if float(secs) <= 0 or (mtg is not None and int(mtg) < 1):
+    mtg, period, inc = m.groups()
+    if float(period) <= 0 or (mtg is not None and int(mtg) < 1):
         raise SpecError(f"clock {text!r}: seconds and moves must be positive")
-    return Clock(float(secs), float(inc or 0.0), int(mtg) if mtg is not None else None)
+    return Clock(float(period), float(inc or 0.0), int(mtg) if mtg is not None else None)
 
 
 class GameClock:

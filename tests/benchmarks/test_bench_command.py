@@ -40,3 +40,20 @@ def test_bench_xiangqi_movegen_imports_from_the_installed_package(tmp_path):
 def test_bench_threats_says_when_no_puzzle_is_short_enough(capsys):
     assert main(["bench", "threats", "--", "--only", "puzzles", "--max-plies", "5"]) == 2
     assert "--max-plies 5: no puzzle is that short (the shortest has 7 plies)" in capsys.readouterr().err
+
+
+
+def test_bench_xiangqi_times_fairy_stockfishs_own_perft_and_checks_its_count():
+    """The C++ peer of the perft rows is Fairy-Stockfish's ``go perft``: from the start and
+    from a FEN its counts are ours (one engine process answers every run)."""
+    import gameai
+    from gameai.benchmarks.bench_xiangqi import _fsf_runner
+    from gameai.games.xiangqi import START_FEN
+    run = _fsf_runner(START_FEN, 3)
+    if isinstance(run, str):
+        pytest.skip(f"Fairy-Stockfish: {run}")
+    assert run() == run() == 79666
+    endgame = "4kcP1N/8n/3rb4/9/9/9/9/3p1A3/4K4/5CB2 w - - 0 1"
+    s = gameai.load_game("xiangqi", fen=endgame)
+    counted = _fsf_runner(endgame, 3)
+    assert not isinstance(counted, str) and counted() == gameai.perft(s, 3, bulk=True)

@@ -20,12 +20,9 @@ TEXT = {".py", ".md", ".ipynb", ".toml", ".yml", ".yaml", ".txt", ".cfg", ".ini"
 
 #: Citations known stale in files this check's change could not edit (their owners fix
 #: them; the test fails once one is fixed, so the entry is removed with the fix).
-PENDING_CITATIONS = {
-    ("experiments/ablation.py", "tests/test_ablation.py"),
-    ("gameai/search/threats/facts.py", "tests/test_threats.py"),
-}
+PENDING_CITATIONS: set[tuple[str, str]] = set()
 #: Scratch paths known in files this change could not edit (same rule).
-PENDING_SCRATCH = {"notebooks/05_tuning.ipynb"}
+PENDING_SCRATCH: set[str] = set()
 
 
 def text_files() -> dict[str, str]:
@@ -103,7 +100,10 @@ def test_every_preset_spec_quoted_in_the_docs_is_the_presets(capsys):
             except SpecError:            # an elided example: "negascout(depth=6,...)"
                 continue
             for spec, (pname, pparams) in parsed.items():
-                near = name == pname and len(set(params) & set(pparams)) >= 0.7 * len(pparams)
+                # a copy of a long preset, perhaps stale: most of its settings, same values
+                # (a short preset such as plain is only a start for other specs)
+                same = sum(k in params and params[k] == v for k, v in pparams.items())
+                near = name == pname and len(pparams) >= 5 and same >= 0.7 * len(pparams)
                 if near:
                     quoted += 1
                     assert (name, params) == (pname, pparams), (

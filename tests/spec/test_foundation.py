@@ -115,6 +115,25 @@ def test_cli_perft_on_the_compiled_backend(capsys):
                  "--backend", "compiled"]) == 2
 
 
+@pytest.mark.parametrize("bulk", [False, True])
+def test_cli_perft_compiled_loads_the_kernel_it_times_before_timing(capsys, monkeypatch, bulk):
+    """The bulk and the make/unmake counts are different kernels: the one that counts is
+    loaded before depth 1 is timed, so depth 1's rate is not the kernel's load time."""
+    from gameai.cli import main
+    from gameai.commands import perft as command
+    from gameai.games.perft import perft
+    calls = []
+
+    def recorded(state, depth, bulk=False, backend="python"):
+        calls.append((depth, bulk, backend))
+        return perft(state, depth, bulk=bulk, backend=backend)
+    monkeypatch.setattr(command, "perft", recorded)
+    args = ["perft", "--game", "xiangqi", "--depth", "2", "--backend", "compiled"]
+    assert main(args + ["--bulk"] * bulk) == 0
+    assert "depth 2: 1920" in capsys.readouterr().out
+    assert calls == [(1, bulk, "compiled"), (1, bulk, "compiled"), (2, bulk, "compiled")]
+
+
 @pytest.mark.parametrize("depth", ["a", 2.0, True, None, -1, 257, 10 ** 20])
 def test_perft_refuses_a_depth_that_is_no_integer_or_out_of_bounds(depth):
     s = gameai.load_game("tictactoe")

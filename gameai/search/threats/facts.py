@@ -13,6 +13,7 @@ def scan(state, memo: dict | None = None, exact: tuple[bool, bool] | None = None
     if exact is None:
         exact = RULE_EXACT[state.rule]
         memo = memo_for(exact)
+    assert memo is not None, "scan: a memo goes with exact"
     codes = state.line_codes
     get = memo.get
     out = [(lid, code, t) for lid, code in enumerate(codes) if (t := get(code, _UNSET)) is not None]
@@ -75,7 +76,7 @@ def forced_replies(state, moves: list) -> list:
     straight four shares a five-window with its three stones and the straight-four point,
     so the opponent's stone there would make a four). When none of them is a legal move,
     every move is kept. In Renju this is a heuristic where a Black straight-four point is
-    forbidden (the line facts do not know it); ``tests/test_threats.py`` checks sampled
+    forbidden (the line facts do not know it); ``tests/threats/test_threats.py`` checks sampled
     cuts against full-width search under all three rules.
     For Gomoku/Renju positions; other games' moves are returned unchanged.
     """

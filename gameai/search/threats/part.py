@@ -108,7 +108,7 @@ class ThreatPart(ThreatMoves):
         #: set by :meth:`root`: False when the opponent has no VCT even after a pass of
         #: ours (so no root move can allow one and :meth:`reply` has nothing to check),
         #: its plies when it has one, True when unknown (not searched, or unfinished)
-        self.opponent_threat = True
+        self.opponent_threat: int = True
         #: set by :meth:`root`: the pass check finished without finding a VCT (not merely
         #: ran out of nodes), so :meth:`refutes` has nothing to verify
         self.pass_clear = False
@@ -187,6 +187,7 @@ class ThreatPart(ThreatMoves):
                                    lambda n: time.perf_counter() >= until or stop_check(n))
             left[0] -= time.perf_counter() - start
             if refuted:                         # the running core scores it lost from now on
+                assert self.root_replies is not None, "a refutation fills root_replies"
                 run.root_lost(move, self.root_replies[move])
             return refuted
         return verify, reserve

@@ -79,6 +79,10 @@ class ThreatSolver:
     same game (it is keyed by position and node type) until :meth:`clear`.
     """
 
+    _limit: int | None                          # node limit of the running call
+    _every: int                                 # nodes between two stop checks
+    _next_check: int                            # node count of the next stop check
+
     def __init__(self, vct: bool = False, tt_size: int = 1 << 20) -> None:
         self.vct = vct
         self.tt_size = tt_size
@@ -87,7 +91,8 @@ class ThreatSolver:
         self._kind: tuple | None = None          # (rule, size) the TT and scans belong to
         #: VCT only: the VCF prover that finds a quiet move's threat (its own TT: a VCF
         #: failure says nothing about a VCT)
-        self.threat_vcf = ThreatSolver(vct=False, tt_size=tt_size) if vct else None
+        self.threat_vcf: ThreatSolver | None = \
+            ThreatSolver(vct=False, tt_size=tt_size) if vct else None
         self.aborted = False                     # did the last win_within give up?
         self.reset_counters()
 
@@ -234,6 +239,7 @@ class ThreatSolver:
         """
         s = self.state
         sub = self.threat_vcf
+        assert sub is not None, "only a VCT solver looks for a quiet move's threat"
         dfd = 1 - a
         before = (sub.nodes, sub.leaves, sub.terminals, sub.interior, sub.probes, sub.hits, sub.ttcuts)
         budget = self.THREAT_BUDGET           # (within what is left of a node limit: it
@@ -453,7 +459,7 @@ class ThreatSolver:
         self.interior += 1
         push, pop = fast_push(s), s.pop
         worst, worst_move = 0, None
-        for m in replies:
+        for m in replies:                       # type: ignore[union-attr]  # a list here
             push(m)
             self._count(ply + 1)
             try:
@@ -563,7 +569,7 @@ class ThreatSolver:
                     raise _Abort()
                 points.update(self._points(self._scan(), 1 - s.to_move, 0))
                 return
-            for m in replies:
+            for m in replies:                   # type: ignore[union-attr]  # a list here
                 points.add(m)
                 push(m)
                 try:                             # a stone there would make this reply a four
@@ -629,6 +635,7 @@ class ThreatSolver:
             return 0
         stop_at = None if budget is None else self.nodes + budget
         if should_stop is None:
+            assert budget is not None and stop_at is not None      # (the test above)
             self._should_stop = lambda n: n >= stop_at
             self._every, self._next_check = budget, stop_at
         else:
