@@ -87,7 +87,7 @@ from .intervals import (ALMOST_ALL, Rule, fraction, holds_of, judge, schaeffer_f
 from .intervals import ALPHA, NOT_JUDGED
 from .check import MAX_NODES, Gone, Recount
 from .forest import forest_figure
-from .parallel import pmap
+from .journal import JOURNAL, journaled_map
 
 NAME = "ablation"
 GAMES = suites.GAMES
@@ -238,9 +238,12 @@ def _run_job(fn, args) -> list[dict]:
     return out if isinstance(out, list) else [out]
 
 
-def run_jobs(todo: list[tuple], desc: str = NAME) -> list[dict]:
-    """Every job's rows, in parallel (:func:`experiments.parallel.pmap`)."""
-    return [row for rows in pmap(_run_job, todo, batch_size=4, desc=desc, unit="search") for row in rows]
+def run_jobs(todo: list[tuple], desc: str = NAME, journal: Path | None = None,
+             resume: bool = False) -> list[dict]:
+    """Every job's rows, in parallel (:func:`experiments.parallel.pmap`); with a
+    ``journal``, finished jobs survive a kill (:mod:`experiments.journal`)."""
+    return [row for rows in journaled_map(_run_job, todo, journal, resume=resume, batch_size=4,
+                                          desc=desc, unit="search") for row in rows]
 
 
 #: CPU seconds every full-setting job of one position costs (compiled, idle machine; the
@@ -321,7 +324,9 @@ def schaeffer_table(df: pd.DataFrame, game: str, seed: int, level: float = 0.95)
     return depth, pd.DataFrame(rows), frac
 
 
-def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
+def run(full: bool = False, seed: int = 1, out=None, resume: bool = False) -> list[Claim]:
+    """The experiment into ``out``; ``resume`` continues a stopped run of the same setting
+    and code from its journal (``gameai reproduce --resume``)."""
     res = Results(NAME, out)
     setting = FULL if full else QUICK
     todo = jobs(setting)
@@ -329,7 +334,8 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
         spec = next(iter(suites.load(g, 1).values()))   # workers load them from the cache
         _search(g, "warm-up", spec, 1, configs()[0], setting["backend"])
         _minimal(g, "warm-up", spec, 1, setting["backend"])
-    rows = run_jobs(todo)
+    journal = res.dir / JOURNAL
+    rows = run_jobs(todo, journal=journal, resume=resume)
     mins = pd.DataFrame([r for r in rows if "minimal_nodes" in r])
     df = pd.DataFrame([r for r in rows if "minimal_nodes" not in r])
     df = df.merge(mins, on=["game", "position", "depth"], how="left")
@@ -339,6 +345,7 @@ def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
     df = df.sort_values(["game", "position", "label", "depth"])
     df["ebf"] = df.nodes / df.groupby(["game", "position", "label"]).nodes.shift(1)
     res.table(df)
+    journal.unlink(missing_ok=True)         # the table holds every row now
     ok, bad = completed(df)
 
     cmd = command_for(NAME, full)

@@ -100,6 +100,7 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import matplotlib
 
@@ -119,7 +120,7 @@ from dataclasses import asdict
 from .check import MAX_NODES, Gone, Recount
 from .forest import forest_figure
 from .intervals import NOT_JUDGED, Rule, holds_of, judge
-from .parallel import pmap
+from .journal import JOURNAL, journaled_map
 
 NAME = "enhancements"
 #: the Holm family of every judged contrast of this experiment, both games
@@ -312,9 +313,12 @@ def _run_job(fn, args) -> list[dict]:
     return fn(*args)
 
 
-def run_jobs(todo: list[tuple], desc: str | None = NAME) -> list[dict]:
-    """Every job's rows, in parallel (:func:`experiments.parallel.pmap`)."""
-    return [row for rows in pmap(_run_job, todo, batch_size=2, desc=desc, unit="search") for row in rows]
+def run_jobs(todo: list[tuple], desc: str | None = NAME, journal: Path | None = None,
+             resume: bool = False) -> list[dict]:
+    """Every job's rows, in parallel (:func:`experiments.parallel.pmap`); with a
+    ``journal``, finished jobs survive a kill (:mod:`experiments.journal`)."""
+    return [row for rows in journaled_map(_run_job, todo, journal, resume=resume, batch_size=2,
+                                          desc=desc, unit="search") for row in rows]
 
 
 #: CPU seconds every full-setting job of one position costs (``measure_cost``: each
@@ -474,13 +478,17 @@ def _extras(df: pd.DataFrame, game: str, key: str, setting: dict) -> str:
     return ""
 
 
-def run(full: bool = False, seed: int = 1, out=None) -> list[Claim]:
+def run(full: bool = False, seed: int = 1, out=None, resume: bool = False) -> list[Claim]:
+    """The experiment into ``out``; ``resume`` continues a stopped run of the same setting
+    and code from its journal (``gameai reproduce --resume``)."""
     res = Results(NAME, out)
     setting = FULL if full else QUICK
     _warm_up(setting)
-    df = pd.DataFrame(run_jobs(jobs(setting)))
+    journal = res.dir / JOURNAL
+    df = pd.DataFrame(run_jobs(jobs(setting), journal=journal, resume=resume))
     df = df.sort_values(["game", "position", "label", "depth"]).reset_index(drop=True)
     res.table(df)
+    journal.unlink(missing_ok=True)         # the table holds every row now
 
     cmd = command_for(NAME, full)
     ratios, meta, few = {}, {}, {}

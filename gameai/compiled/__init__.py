@@ -12,12 +12,25 @@ from types import ModuleType
 
 from .jit import AVAILABLE, REASON
 
-__all__ = ["AVAILABLE", "REASON", "kernel_for"]
+__all__ = ["AVAILABLE", "REASON", "builtin_form", "kernel_for"]
 
 #: game name -> kernel module in this package (gomoku.py covers gomoku and renju); the one
 #: lookup perft, the search and the benchmarks share
 KERNELS = {"xiangqi": "xiangqi", "gomoku": "gomoku", "renju": "gomoku",
            "synthetic": "synthetic", "tictactoe": "tictactoe"}
+
+
+#: game name -> the module (in this package) of the kernel evaluators its own core does not
+#: know: ``form(ev, state)`` gives ``(function, data)`` for the evaluators it ports
+#: (``xiangqi.tuned``, ``gomoku.tuned``), else None (:mod:`gameai.compiled.evaluator`)
+FORMS = {"xiangqi": "xiangqi_tuned", "gomoku": "gomoku_tuned", "renju": "gomoku_tuned"}
+
+
+def builtin_form(ev, state) -> tuple | None:
+    """The kernel evaluator and data of a built-in evaluator ported to ``state``'s kernel
+    outside its core (:data:`FORMS`), or None."""
+    mod = FORMS.get(getattr(state, "name", None))
+    return None if mod is None else importlib.import_module(f"{__name__}.{mod}").form(ev, state)
 
 
 def kernel_for(state) -> ModuleType | None:

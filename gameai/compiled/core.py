@@ -58,9 +58,12 @@ from .jit import jit, numba
 
 if "._core_" in __name__:       # loaded per game by gameai.compiled.search.load_core
     _pkg, _kernel = __name__.rsplit("._core_", 1)
-    game = importlib.import_module(f"{_pkg}.{_kernel}")
+    game = importlib.import_module(f"{_pkg}.{_kernel.split('__')[0]}")
+    # ``<kernel>__<hash>``: the core of an own evaluator's function (gameai.compiled.evaluator)
+    _game_evaluate = importlib.import_module(f"{_pkg}.evaluator").FUNCTIONS[_kernel] \
+        if "__" in _kernel else game.evaluate
 else:                           # the plain module is only the template
-    game, _kernel = None, "template"
+    game, _kernel, _game_evaluate = None, "template", None
 # the threat part: compiled only for a kernel that has it (stubs for the others)
 HAS_THREATS = bool(getattr(game, "HAS_THREATS", False))
 _threat_horizon = getattr(game, "threat_horizon", stubs.threat_horizon)
@@ -189,7 +192,7 @@ def _tt_store(tt, key, depth, flag, value, move, ply, always):
 @jit(tag=_TAG, _nrt=False, inline="always")
 def _evaluate(G, E, c):
     """The evaluation, coarsened to ``c[GRAIN]`` (:func:`gameai.search.core.coarse`)."""
-    v = game.evaluate(G, E)
+    v = _game_evaluate(G, E)
     g = c[GRAIN]
     if g > 1:
         v = (v + g // 2) // g * g

@@ -204,24 +204,34 @@ def _two_in(c, lo, hi):
 
 
 @jit(_nrt=False)
-def line_value(code, exb, exw, e):
-    """One line's Σ K_i (F_i(black) - F_i(white)) and the threat counts (five | open four
-    << 15 | four << 30 | open three << 45) of black and of white. Computed once per code
-    (memo)."""
-    scr = e[SCR_LV:SCR_LV + 256]
-    dig, c, f = scr[0:32], scr[32:64], scr[64:80]
+def line_counts(code, exb, exw, scr):
+    """Both players' :func:`line_features` on line ``code`` (without its marker): black's
+    into ``scr[64:71]``, white's into ``scr[72:79]`` (``scr``: 256 words of scratch)."""
+    dig, c = scr[0:32], scr[32:64]
     L = 0
     while code >= 3:
         dig[L] = code % 3
         code //= 3
         L += 1
-    lin = 0
-    tb = tw = 0
     for player in range(2):
         own = player + 1
         for i in range(L):
             c[i] = 0 if dig[i] == 0 else (1 if dig[i] == own else 2)
-        line_features(c, L, (exb if player == 0 else exw) != 0, scr[128:256], f)
+        line_features(c, L, (exb if player == 0 else exw) != 0, scr[128:256],
+                      scr[64 + 8 * player:72 + 8 * player])
+
+
+@jit(_nrt=False)
+def line_value(code, exb, exw, e):
+    """One line's Σ K_i (F_i(black) - F_i(white)) and the threat counts (five | open four
+    << 15 | four << 30 | open three << 45) of black and of white. Computed once per code
+    (memo)."""
+    scr = e[SCR_LV:SCR_LV + 256]
+    line_counts(code, exb, exw, scr)
+    lin = 0
+    tb = tw = 0
+    for player in range(2):
+        f = scr[64 + 8 * player:72 + 8 * player]
         sign = 1 if player == 0 else -1
         for k in range(7):
             lin += sign * e[EW + k] * f[k]

@@ -27,6 +27,7 @@ from ..search.stats import SearchStats
 from ..search.switches import pack
 from . import core as template
 from . import kernel_for as _lookup
+from .evaluator import compiled_form
 from .memory import NO_MOVE, CompiledHistory, CompiledKillers, CompiledTT
 
 POW2_MAX_DEPTH = 40     #: deepest nominal depth whose 2**depth history sums stay within int64
@@ -45,8 +46,10 @@ def kernel_for(state) -> ModuleType:
 
 
 def load_core(kernel: str, source: ModuleType = template, prefix: str = "_core") -> ModuleType:
-    """The compiled core for the kernel module ``gameai.compiled.<kernel>`` (loaded once);
-    another per-kernel template: its module ``source``, loaded as ``<prefix>_<kernel>``."""
+    """The compiled core for the kernel module ``gameai.compiled.<kernel>`` (loaded once;
+    ``<kernel>__<hash>``: the core built for an own evaluator's function,
+    :func:`~gameai.compiled.evaluator.compiled_form`); another per-kernel template: its
+    module ``source``, loaded as ``<prefix>_<kernel>``."""
     name = f"{__package__}.{prefix}_{kernel}"
     mod = sys.modules.get(name)
     if mod is None:
@@ -137,7 +140,7 @@ def warm_up(o, state, ev, timed: bool = False) -> None:
         prefault(o)
     if o.threats is not None:               # the root's threat solvers run from Python
         o.threats.warm_up()
-    core = load_core(kernel_for(state).__name__.rsplit(".", 1)[1])
+    core = load_core(compiled_form(ev, state, kernel_for(state))[0])
     if core.negamax.signatures:
         return
     import copy
@@ -177,12 +180,9 @@ class CompiledSearch:
         self.on_root_move = on_root_move
         self.max_ply = max_depth + min(max_depth, 32) + 2
         kernel = kernel_for(state)
-        E = kernel.evaluator(ev, state)
-        if E is None:
-            raise SpecError(f"backend=compiled: the evaluator {getattr(ev, 'name', ev)!r} has no "
-                            f"compiled form for {state.name} (use backend=python)")
+        core, E = compiled_form(ev, state, kernel)   # the kernel's core, or ev's own
         _refuse_missing_parts(o, state, kernel)
-        self.core = load_core(kernel.__name__.rsplit(".", 1)[1])
+        self.core = load_core(core)
         G = kernel.load(state)
         t = template
         P = self.max_ply + 3                        # plies of the PV table and null flags

@@ -18,7 +18,8 @@ The decisive cases stay rules, as in ``gomoku.patterns``: a five wins, a four fo
 side to move wins next move, an open four or two fours for the opponent cannot both be
 stopped; only the rest (where the score is a linear sum) is fitted. With no weights file
 ``me_p = K_p``, ``op_p = -K_p`` (the ``gomoku.patterns`` defaults) and 0 for the rest, so
-it equals ``gomoku.patterns`` on every position (tested). Python backend only.
+it equals ``gomoku.patterns`` on every position (tested). ``backend=compiled`` runs the
+same values with any weights (:mod:`gameai.compiled.gomoku_tuned`, the weights as data).
 """
 from __future__ import annotations
 

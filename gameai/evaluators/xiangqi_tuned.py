@@ -22,8 +22,8 @@ the opponent's can be taken now) and ``tempo`` is the constant 1. The groups:
 * ``tempo``.
 
 With no weights file the weights are ``pst = 1`` and 0 elsewhere, so the evaluator
-equals ``xiangqi.pst`` on every position (tested). Python backend only: the compiled
-kernel knows ``xiangqi.pst``/``xiangqi.material`` and refuses this one by name.
+equals ``xiangqi.pst`` on every position (tested). ``backend=compiled`` runs the same
+values with any weights (:mod:`gameai.compiled.xiangqi_tuned`, the weights as data).
 """
 from __future__ import annotations
 

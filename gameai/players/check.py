@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import SpecError
 from ..registry import make_player
 
 
@@ -28,11 +27,9 @@ def check_player(spec: str, state: Any) -> None:
             return
         ev = evaluator(state)
         if getattr(searcher, "backend", "python") == "compiled":
+            from ..compiled.evaluator import compiled_form
             from ..compiled.search import kernel_for
-            if kernel_for(state).evaluator(ev, state) is None:
-                shown = getattr(ev, "name", None) or type(ev).__name__
-                raise SpecError(f"backend=compiled: the evaluator {shown!r} has no compiled "
-                                f"form for {state.name} (use backend=python)")
+            compiled_form(ev, state, kernel_for(state), check_only=True)
     finally:
         close = getattr(player, "close", None)
         if close is not None:

@@ -1,6 +1,7 @@
-"""The guide "Add an evaluator" does what it says: its ``myeval.py`` is written out, its
-Python blocks run, its commands run as printed (``PYTHONPATH=. gameai ...`` in a folder
-holding ``myeval.py``), and the messages its table of mistakes quotes are the ones raised."""
+"""The guide "Add an evaluator" does what it says: its modules (``myeval.py``,
+``myfast.py``) are written out, its Python blocks run, its commands run as printed
+(``PYTHONPATH=. gameai ...`` in a folder holding them), and the messages its tables of
+mistakes quote are the ones raised."""
 from __future__ import annotations
 
 import os
@@ -21,34 +22,90 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGE = (ROOT / "docs" / "guide" / "add-an-evaluator.md").read_text(encoding="utf-8")
 PYTHON = re.findall(r"```python\n(.*?)\n```", PAGE, flags=re.S)
 BASH = re.findall(r"```bash\n(.*?)\n```", PAGE, flags=re.S)
-MODULE = next(b for b in PYTHON if b.startswith("# myeval.py"))
+#: the modules the page tells the reader to save: file name -> text
+MODULES = {b.split(":", 1)[0][2:]: b for b in PYTHON if re.match(r"# \w+\.py:", b)}
+MODULE = MODULES["myeval.py"]
+#: the section on compiled speed (its blocks compile a search: a test of their own)
+FAST = PAGE.index("## 5. At compiled speed")
 
 
 def _forget_myeval() -> None:
     """Drop the imported module and the registry's resolved ``myeval:...`` references."""
-    sys.modules.pop("myeval", None)
+    for name in MODULES:
+        sys.modules.pop(name[:-3], None)
     for table in (EVALUATORS._factories, EVALUATORS._hints):
-        for key in [k for k in table if k.startswith("myeval:")]:
+        for key in [k for k in table if k.startswith(tuple(f"{n[:-3]}:" for n in MODULES))]:
             del table[key]
 
 
 @pytest.fixture
 def folder(tmp_path, monkeypatch):
     _forget_myeval()
-    (tmp_path / "myeval.py").write_text(MODULE + "\n")
+    for name, text in MODULES.items():
+        (tmp_path / name).write_text(text + "\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     yield tmp_path
     _forget_myeval()
 
 
-def test_the_python_blocks_run(folder):
-    blocks = [b for b in PYTHON if b is not MODULE]
-    assert len(blocks) >= 2
+def _run_blocks(text: str) -> dict:
+    """Run the Python blocks of ``text`` but the modules, in order, in one namespace."""
+    blocks = [b for b in re.findall(r"```python\n(.*?)\n```", text, flags=re.S)
+              if b not in MODULES.values()]
+    assert len(blocks) >= 1
     ns: dict = {}
     for block in blocks:
         exec(compile(block, "add-an-evaluator.md", "exec"), ns)   # noqa: S102 (our own page)
+    return ns
+
+
+def test_the_python_blocks_run(folder):
+    ns = _run_blocks(PAGE[:FAST])
     mine, base = ns["mine"], ns["base"]
     assert mine.move is not None and mine.stats.nodes > 0 and base.stats.nodes > 0
+
+
+def test_the_compiled_speed_blocks_run(folder):
+    pytest.importorskip("numba")
+    ns = _run_blocks(PAGE[FAST:])                   # they assert the equal numbers themselves
+    assert ns["fast"].stats.nodes == ns["twin"].stats.nodes > 1000
+
+
+def _halves(G, w):
+    return G[0] / 2                                 # a float score
+
+
+def _untyped(G, w):
+    return G.no_such_attribute                      # numba cannot type it
+
+
+#: rows of the compiled section's table of mistakes -> an evaluator that makes the mistake
+#: (``m``: myfast.py, ``nb``: gameai.compiled.evaluator), searched compiled on Xiangqi
+FAST_MISTAKES = {
+    "a Python evaluator with `backend=compiled`": lambda m, nb: m.crossed_pawns_twin,
+    "a function without `@numba.njit`": lambda m, nb: nb.NumbaEvaluator(
+        m.crossed_pawns.py_func, games=("xiangqi",)),
+    "no `games`": lambda m, nb: nb.NumbaEvaluator(m.crossed_pawns),
+    "it returns a float": lambda m, nb: nb.NumbaEvaluator(
+        __import__("numba").njit(_halves), games=("xiangqi",)),
+    "numba cannot compile it (a typing error)": lambda m, nb: nb.NumbaEvaluator(
+        __import__("numba").njit(_untyped), games=("xiangqi",)),
+}
+
+
+def test_the_compiled_mistakes_quote_the_real_messages(folder):
+    pytest.importorskip("numba")
+    import gameai.compiled.evaluator as nb
+    import myfast
+    rows = dict(re.findall(r"^\| ([^|]+?) \| (.+?) \|$", PAGE[FAST:], flags=re.M))
+    for mistake, make in FAST_MISTAKES.items():
+        assert mistake in rows, mistake
+        with pytest.raises(SpecError) as info:
+            gameai.make_searcher("alphabeta(depth=1,backend=compiled)",
+                                 eval=make(myfast, nb)).search(gameai.load_game("xiangqi"))
+        for text in re.findall(r"`([^`]+)`", rows[mistake]):
+            pattern = ".*".join(re.escape(p.strip()) for p in text.split("..."))
+            assert re.search(pattern, str(info.value)), f"{mistake}: {text!r} not in {info.value!r}"
 
 
 def test_the_commands_run_as_printed(folder):
@@ -61,8 +118,9 @@ def test_the_commands_run_as_printed(folder):
                             "sys.exit(main(sys.argv[1:]))", *argv], cwd=folder, env=env,
                            capture_output=True, text=True, timeout=900)
         assert r.returncode == 0, f"{line}\n{r.stderr}"
-    games = pq.read_table(folder / "mobility-trial" / "games.parquet").to_pylist()
-    assert games and all(g["faulty"] == -1 for g in games)       # played, no forfeits
+    for out in ("mobility-trial", "crossed-trial"):
+        games = pq.read_table(folder / out / "games.parquet").to_pylist()
+        assert games and all(g["faulty"] == -1 for g in games)   # played, no forfeits
 
 
 #: rows of the table of mistakes -> (a spec that makes that mistake, the game)

@@ -125,7 +125,7 @@ def game_specific(module: str) -> bool:
     return (parts[1:2] == ["games"] and module != "gameai.games.protocol") or \
         module.startswith("gameai.search.threats") or \
         (parts[1:2] == ["compiled"] and len(parts) > 2 and
-         parts[2] not in ("core", "jit", "memory", "pages", "search", "stubs"))
+         parts[2] not in ("core", "evaluator", "jit", "memory", "pages", "search", "stubs"))
 
 
 def test_the_detector_sees_a_game_reached_through_another_module(tmp_path):
