@@ -10,7 +10,8 @@ A node does the steps of the Python core in the same order (read its docstring f
 
 1. limits and ``stop``, terminal and draw (``result``, the root move's threat reply check,
    then ``repetition``);
-2. check extension, then the horizon: quiescence (with ``evasions``), the threat part's
+2. check extension, then the horizon: quiescence (with ``evasions``; the TT with
+   ``qs_tt``), the threat part's
    VCF (``threats``) or the evaluator;
 3. mate-distance pruning;
 4. transposition-table probe;
@@ -48,7 +49,7 @@ from ..search.pruning import (DELTA_MARGIN, FUTILITY_DEPTH, FUTILITY_MARGIN, LMR
                               LMR_MIN_INDEX, NULL_BASE, NULL_DIV, NULL_EVAL_DIV,
                               NULL_PER_DEPTH, NULL_R, RFP_DEPTH, RFP_MARGIN, SEE_BAD,
                               lmr_reduction, lmr_sf_reduction, move_count_limit,
-                              null_reduction)
+                              null_reduction, see_prune_threshold)
 from ..search.ordering import HISTORY_MAX, gravity, stat_bonus
 from ..search.stats import INF, MATE, MATE_BOUND
 from ..search.tt import EXACT, LOWER, UPPER
@@ -96,8 +97,8 @@ NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, FIRST_MOVE_CUTOFFS, TT_PROBES, TT_H
     THREATS, THREAT_ORDER, THREAT_NODES, ROOT_REPLY, REPLIES, N_REPLIES, THREAT_FORCED, \
     GRAIN, TT_ALWAYS, FUTILITY, RFP, NULL_TRIES, NULL_CUTOFFS, REDUCTIONS, \
     REDUCTION_RESEARCHES, FUTILITY_SKIPS, QNODES, ROOT_PARTIAL, NULL_ADAPTIVE, SEE_SKIPS, \
-    DELTA_SKIPS, SEE, DELTA, LMR_SF, MOVE_COUNT_SKIPS, MOVE_COUNT, GRAVITY = range(77)
-NULL_AT = N_FIXED = 77          #: c[NULL_AT + ply]: null_at[ply]
+    DELTA_SKIPS, SEE, DELTA, LMR_SF, MOVE_COUNT_SKIPS, MOVE_COUNT, GRAVITY, QS_TT, SEE_PRUNE = range(79)
+NULL_AT = N_FIXED = 79          #: c[NULL_AT + ply]: null_at[ply]
 # buf: moves [0, SCORES), their sort keys [SCORES, PVS), PV rows of PV_W: [length, moves...]
 # tt (gameai.compiled.memory.CompiledTT): rows [key, depth, generation + flag + 1, value,
 # move, age]; the last row holds the table's age, slots in use, index mask and generation
@@ -110,6 +111,7 @@ _lmr_reduction = jit(lmr_reduction, tag=_TAG, _nrt=False, inline="always")
 _null_reduction = jit(null_reduction, tag=_TAG, _nrt=False, inline="always")
 _lmr_sf_reduction = jit(lmr_sf_reduction, tag=_TAG, _nrt=False, inline="always")
 _move_count_limit = jit(move_count_limit, tag=_TAG, _nrt=False, inline="always")
+_see_prune_threshold = jit(see_prune_threshold, tag=_TAG, _nrt=False, inline="always")
 _stat_bonus = jit(stat_bonus, tag=_TAG, _nrt=False, inline="always")
 _gravity = jit(gravity, tag=_TAG, _nrt=False, inline="always")
 
@@ -270,7 +272,7 @@ def _pv_set(buf, c, ply, m):
 def qsearch(G, E, S, alpha, beta, ply, qd, top):
     """Captures only (``gen_noisy``), standing pat on the evaluation; in check with
     ``evasions``, every legal move and no stand pat."""
-    c, buf = S[0], S[1]
+    c, buf, tt = S[0], S[1], S[4]
     c[QNODES] += 1
     if c[NODES] >= c[NEXT_CHECK] and _stopped(c):
         return 0
@@ -278,6 +280,23 @@ def qsearch(G, E, S, alpha, beta, ply, qd, top):
     if r >= 0:
         c[TERMINALS] += 1
         return _term_value(G, c, r, ply)
+    q_move = NO_MOVE
+    key = 0
+    if c[QS_TT]:                        # the TT at depth 0: any entry's bound decides
+        key = game.key(G)
+        c[TT_PROBES] += 1
+        meta = tt[-1]
+        e = tt[key & meta[T_MASK]]
+        f = e[T_FLAG] - meta[T_GEN] - 1
+        if f >= 0 and e[T_KEY] == key:
+            c[TT_HITS] += 1
+            q_move = e[T_MOVE]
+            if e[T_DEPTH] == 0 or not c[EXACT_DEPTH]:
+                v = _from_tt(e[T_VALUE], ply)
+                if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
+                    c[TT_CUTOFFS] += 1
+                    return v
+    a0 = alpha
     evading = game.HAS_CHECK and c[EVASIONS] and qd > 0 and game.in_check(G)
     if evading:
         c[INTERIOR] += 1
@@ -296,8 +315,11 @@ def qsearch(G, E, S, alpha, beta, ply, qd, top):
             for j in range(top, n1):
                 buf[sc + j] = game.mvv_lva(G, buf[j])
             _sort_desc(buf, sc, top, n1)
+    if q_move != NO_MOVE:
+        _to_front(buf, top, n1, q_move)
     if ply + 1 > c[SELDEPTH]:
         c[SELDEPTH] = ply + 1
+    best_move = NO_MOVE
     use_delta = c[DELTA] and -MATE_BOUND < alpha and not evading
     base = best + DELTA_MARGIN
     for j in range(top, n1):
@@ -321,8 +343,12 @@ def qsearch(G, E, S, alpha, beta, ply, qd, top):
             best = v
             if v > alpha:
                 alpha = v
+                best_move = buf[j]
                 if v >= beta:
                     break
+    if c[QS_TT]:
+        flag = UPPER if best <= a0 else LOWER if best >= beta else EXACT
+        _tt_store(tt, key, 0, flag, best, best_move, ply, c[TT_ALWAYS])
     return best
 
 
@@ -502,6 +528,7 @@ def negamax(G, E, S, depth, alpha, beta, ply, top, cut):
     if game.HAS_CHECK and game.HAS_CAPTURE and c[MOVE_COUNT] and ply and not checked \
             and _has_attackers(G):
         mc_from = _move_count_limit(depth)
+    sp = game.HAS_CHECK and game.HAS_CAPTURE and c[SEE_PRUNE] and ply and _has_attackers(G)
     last = 0                            # the last move looked at
     for i in range(n):
         m = buf[n0 + i]
@@ -519,6 +546,11 @@ def negamax(G, E, S, depth, alpha, beta, ply, top, cut):
             c[FUTILITY_SKIPS] += 1      # a futile quiet move that gives no check: not
             if fv > best:               # made, answered by the margin's bound
                 best = fv               # (fail soft)
+            continue
+        if sp and best > -MATE_BOUND and _see(G, m) < _see_prune_threshold(
+                depth, _lmr_sf_reduction(depth, i + 1),
+                not game.is_capture(G, m) and not _gives_check(G, m)):
+            c[SEE_SKIPS] += 1           # it loses too much: not made, not counted
             continue
         if c[GRAVITY] and not (game.HAS_CAPTURE and c[IS_CAP] and game.is_capture(G, m)):
             buf[c[SCORES] + n0 + i] = 1

@@ -6,7 +6,8 @@ A node does, in this order (as Stockfish lays its search out):
    repetition inside the search line when ``repetition=true``, judged by the game's
    ``repetition_outcome()``: in Xiangqi a perpetual check loses, anything else draws);
 2. check extension (``check_ext``), then the horizon: quiescence (``quiescence``, with
-   check evasions when ``evasions``; captures skipped by ``delta`` and ``see``), the
+   check evasions when ``evasions``; captures skipped by ``delta`` and ``see``; the TT
+   probed, its move first and its table written with ``qs_tt``), the
    threat part's VCF (``threats``) or the evaluator;
 3. mate-distance pruning (``mate_distance``);
 4. transposition-table probe (``tt``; ``exact_depth``);
@@ -48,7 +49,8 @@ from .ordering import gravity, mvv_lva_key, stat_bonus
 from .parts import parts
 from .pruning import (DELTA_MARGIN, FUTILITY_DEPTH, FUTILITY_MARGIN, LMR_MIN_DEPTH,
                       LMR_MIN_INDEX, NULL_R, RFP_DEPTH, RFP_MARGIN, SEE_BAD, lmr_reduction,
-                      lmr_sf_reduction, move_count_limit, null_reduction)
+                      lmr_sf_reduction, move_count_limit, null_reduction,
+                      see_prune_threshold)
 from .stats import INF, MATE, MATE_BOUND, SearchStats
 from .tt import EXACT, LOWER, UPPER, from_tt
 
@@ -127,14 +129,18 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
     evasions, check_ext, lmr, mdp = p.evasions, p.check_ext, p.lmr, p.mate_distance
     lmr_sf, grav = p.lmr_sf, p.gravity
     futility, rfp = p.futility, p.reverse_futility
+    qs_tt = p.qs_tt
     static_depth = max(FUTILITY_DEPTH if futility else 0, RFP_DEPTH if rfp else 0)
     push_null = state.push_null if p.nullmove else None   # never where check is unknown
     pop_null = getattr(state, "pop_null", None)
     null_adaptive, move_count = p.null_adaptive, p.move_count
-    has_attackers = state.has_attackers if null_adaptive or move_count else None
+    see_prune = p.see_prune
+    has_attackers = state.has_attackers if null_adaptive or move_count or see_prune else None
     is_capture: Any = getattr(state, "is_capture", None)
-    gives_check = state.gives_check if futility or p.delta or move_count else None
+    gives_check = state.gives_check if futility or p.delta or move_count or see_prune \
+        else None
     see = state.see if p.see else None
+    see_any = state.see if p.see or see_prune else None
     capture_value = state.capture_value if p.delta else None
     mvv = mvv_lva_key(state) if p.mvv_lva else None
     if mvv is not None and see is not None:      # losing captures after the quiet moves
@@ -182,6 +188,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         """Captures only (``noisy_moves``), standing pat on the evaluation; in check with
         ``evasions``, every legal move and no stand pat."""
         nonlocal nodes, leaves, terminals, interior, seldepth, qnodes, see_skips, dskips
+        nonlocal probes, hits, ttcuts
         qnodes += 1
         if nodes >= next_check:
             check(ply)
@@ -189,6 +196,21 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         if r is not None:
             terminals += 1
             return term_value(r, ply)
+        q_move = None
+        if qs_tt:                           # the TT at depth 0: any entry's bound decides
+            key = state.key
+            probes += 1
+            e = tslots[key & tmask]
+            if e is not None and e[0] == key:
+                hits += 1
+                q_move = e[4]
+                if e[1] == 0 or not exact_depth:
+                    v = from_tt(e[3], ply)
+                    f = e[2]
+                    if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
+                        ttcuts += 1
+                        return v
+        a0 = alpha
         evading = evasions and qd > 0 and in_check()
         if evading:
             interior += 1
@@ -204,8 +226,12 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
             moves = noisy()
             if qmvv is not None:
                 moves.sort(key=qmvv, reverse=True)
+        if q_move is not None and q_move in moves:
+            moves.remove(q_move)
+            moves.insert(0, q_move)
         if ply + 1 > seldepth:
             seldepth = ply + 1
+        best_move = None
         base = best + DELTA_MARGIN if capture_value is not None and -MATE_BOUND < alpha \
             and not evading else None
         for m in moves:
@@ -227,14 +253,18 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                 best = v
                 if v > alpha:
                     alpha = v
+                    best_move = m
                     if v >= beta:
                         break
+        if qs_tt:
+            flag = UPPER if best <= a0 else LOWER if best >= beta else EXACT
+            tt.store(key, 0, flag, best, best_move, ply)
         return best
 
     def negamax(depth, alpha, beta, ply, cut=False):
         nonlocal nodes, leaves, terminals, interior, cutoffs, fmc, probes, hits, ttcuts
         nonlocal res, seldepth, pruned, ghi, null_tries, null_cuts, reductions, red_res, fskips
-        nonlocal mc_skips
+        nonlocal mc_skips, see_skips
         pvt[ply] = ()
         # 1. limits, terminal and draw
         if nodes >= next_check:
@@ -390,6 +420,7 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
         mc_from = move_count_limit(depth) if move_count and ply and not checked and \
             has_attackers() else n + 1
         tried = [] if grav else None         # quiet moves searched (gravity history)
+        sp = see_prune and ply and has_attackers()     # shallow SEE pruning
         for i, m in enumerate(moves):
             if i + 1 >= mc_from and best > -MATE_BOUND and not is_capture(m) \
                     and not gives_check(m):
@@ -399,6 +430,11 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                 fskips += 1                 # a futile quiet move that gives no check: not
                 if fv > best:               # made, answered by the margin's bound
                     best = fv               # (fail soft)
+                continue
+            if sp and best > -MATE_BOUND and see_any(m) < see_prune_threshold(
+                    depth, lmr_sf_reduction(depth, i + 1), not is_capture(m)
+                    and not gives_check(m)):
+                see_skips += 1              # it loses too much: not made, not counted
                 continue
             if grav and (is_capture is None or not is_capture(m)):
                 tried.append(m)

@@ -73,6 +73,9 @@ class Searcher(Options):
         if self.lmr_sf and not self.lmr:
             raise SpecError("lmr_sf needs lmr=true (it sets which moves late-move "
                             "reductions reduce, and by how much)")
+        if self.qs_tt and not (self.tt and self.quiescence):
+            raise SpecError("qs_tt needs tt=true and quiescence=true (it lets quiescence "
+                            "probe and store the transposition table)")
         if self.null_adaptive and not self.nullmove:
             raise SpecError("null_adaptive needs nullmove=true (it sets when and how far the "
                             "null move reduces)")

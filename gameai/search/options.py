@@ -61,6 +61,8 @@ class TechniqueKeywords(TypedDict, total=False):
     mvv_lva: bool
     see: bool
     delta: bool
+    see_prune: bool
+    qs_tt: bool
     mate_distance: bool
     repetition: bool
     grain: int
@@ -191,6 +193,12 @@ class TechniqueOptions:
     #: delta pruning: quiescence skips captures that cannot bring the stand-pat score near alpha
     #: (Stockfish 11's qsearch futility)
     delta: bool
+    #: shallow-depth SEE pruning: a move whose static exchange loses more than a depth-dependent
+    #: margin is skipped (Stockfish 11's step 13)
+    see_prune: bool
+    #: with tt and quiescence: quiescence probes the transposition table, cuts on a bound, tries
+    #: its move first and stores what it found (Stockfish 11's qsearch)
+    qs_tt: bool
     #: mate-distance pruning
     mate_distance: bool
     #: repetitions in the line judged by the game's rule (Xiangqi: a perpetual check loses)

@@ -30,6 +30,8 @@ class Parts:
     mvv_lva: bool        # captures ordered by MVV-LVA
     see: bool            # static exchange: losing captures last, skipped in quiescence
     delta: bool          # delta pruning in quiescence (a check probe and capture values)
+    qs_tt: bool          # quiescence probes and stores the transposition table
+    see_prune: bool      # moves losing too much by static exchange skipped (probes, see)
     repetition: bool     # repetitions in the line judged by the game's rule
     mate_distance: bool  # mate-distance pruning (needs ply-adjusted mate values)
     need_check: bool     # a node asks in_check (null move, LMR, futility or check extension)
@@ -63,6 +65,8 @@ def parts(o: Any, state: Any) -> Parts:
         reverse_futility=rfp, is_capture=has("is_capture"),
         mvv_lva=mvv, see=bool(o.see) and has("see") and has("is_capture"),
         delta=bool(o.delta) and noisy and has("capture_value") and has("gives_check"),
+        qs_tt=bool(o.qs_tt) and noisy and o.tt is not None,
+        see_prune=bool(o.see_prune) and probes and has("see") and has("has_attackers"),
         repetition=repeat, mate_distance=bool(o.mate_distance and o.mate_ply),
         need_check=in_check and (null or bool(o.lmr) or check_ext or futility or rfp
                                  or move_count),

@@ -54,6 +54,18 @@ SEE_BAD = 1 << 30
 DELTA_MARGIN = 120
 
 
+def see_prune_threshold(depth: int, reduction: int, quiet: bool) -> int:
+    """``see_prune``: the static exchange below which a move is skipped at remaining
+    ``depth``, as Stockfish 11's step 13 (``search.cpp``, "prune moves with negative SEE"):
+    a quiet move that gives no check below ``-(32 - min(l, 18)) l²`` with ``l`` the depth
+    left after its late-move ``reduction`` (:func:`lmr_sf_reduction` of its move count),
+    any other move below ``-194 d``; Stockfish's 128-unit pawns scaled to our 100."""
+    if quiet:
+        lmr_depth = max(depth - 1 - reduction, 0)
+        return -((32 - min(lmr_depth, 18)) * lmr_depth * lmr_depth) * 100 // 128
+    return -194 * depth * 100 // 128
+
+
 def move_count_limit(depth: int) -> int:
     """``move_count``: at remaining ``depth``, quiet moves that give no check are pruned
     from the ``(5 + depth²) // 2``-th move on (Stockfish 11's ``futility_move_count`` for a

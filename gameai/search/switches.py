@@ -169,6 +169,12 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("delta", bool, False, "delta pruning: quiescence skips captures that cannot "
            "bring the stand-pat score near alpha (Stockfish 11's qsearch futility)",
            show="flag", slot="DELTA", packed=lambda o, p, k: p.delta),
+    Switch("see_prune", bool, False, "shallow-depth SEE pruning: a move whose static "
+           "exchange loses more than a depth-dependent margin is skipped (Stockfish 11's step "
+           "13)", show="flag", slot="SEE_PRUNE", packed=lambda o, p, k: p.see_prune),
+    Switch("qs_tt", bool, False, "with tt and quiescence: quiescence probes the transposition "
+           "table, cuts on a bound, tries its move first and stores what it found (Stockfish "
+           "11's qsearch)", show="flag", slot="QS_TT", packed=lambda o, p, k: p.qs_tt),
     Switch("mate_distance", bool, False, "mate-distance pruning", show="flag", slot="MDP",
            packed=lambda o, p, k: p.mate_distance),
     Switch("repetition", bool, False, "repetitions in the line judged by the game's rule "

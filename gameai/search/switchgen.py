@@ -79,6 +79,16 @@ DETAILS: dict[str, tuple[str, str]] = {
     "delta": ("delta pruning in quiescence: a capture that gives no check is skipped when the "
               "stand-pat score plus the captured piece plus 120 stays at or below alpha (its "
               "bound counts, fail-soft)", "Beal 1990; Stockfish 11's qsearch futility"),
+    "see_prune": ("shallow-depth SEE pruning: away from the root, with a rook, horse or "
+                  "cannon on the side to move and once a move has a value, a quiet move that "
+                  "gives no check is skipped when its static exchange is below −(32 − min(l, "
+                  "18))·l² (l: the depth left after its Stockfish 11 reduction), any other "
+                  "move below −194·depth, in Stockfish's 128-unit pawns scaled to 100 (neither "
+                  "made nor counted; `see_skips`)", "Stockfish 11 `search.cpp` step 13"),
+    "qs_tt": ("with `tt` and `quiescence`: every quiescence node probes the transposition "
+              "table (any entry's bound answers it), tries the table's move first and stores "
+              "its value at depth 0, below every entry of the main search, so depth-preferred "
+              "replacement keeps those", "Stockfish 11 `qsearch`"),
     "check_ext": ("a position in check is searched one ply deeper", ""),
     "nullmove": ("null-move pruning with R = 2 through the game's `push_null`/`pop_null` "
                  "(Xiangqi); never in check, twice in a row or near a mate bound",

@@ -56,6 +56,16 @@ V2 = [
     "quiescence=true)",
     "negascout(tt=true,id=true,history=true,history_inc=gravity,history_keep=true,"
     "quiescence=true,mvv_lva=true,futility=true,move_count=true,check_ext=true)",
+    # quiescence probing and storing the TT (a small table: depth-0 entries compete)
+    "negascout(tt=true,tt_size=4096,id=true,history=true,killers=true,quiescence=true,"
+    "evasions=true,mvv_lva=true,see=true,delta=true,qs_tt=true,nullmove=true,"
+    "null_adaptive=true,check_ext=true)",
+    "alphabeta(tt=true,tt_size=256,tt_replace=always,id=true,quiescence=true,qs_tt=true,"
+    "mate_distance=true)",
+    # shallow SEE pruning, alone and beside the move-count and futility skips
+    "alphabeta(id=true,history=true,quiescence=true,see_prune=true)",
+    "negascout(tt=true,id=true,history=true,killers=true,quiescence=true,mvv_lva=true,"
+    "see=true,see_prune=true,futility=true,move_count=true,nullmove=true,check_ext=true)",
 ]
 
 
@@ -168,7 +178,8 @@ def test_memories_persist_across_searches_as_in_python(spec):
 
 @pytest.mark.parametrize("limit", [1, 2, 3, 50, 333, 1000, 4000])
 @pytest.mark.parametrize("extra", ["", ",futility=true,reverse_futility=true",
-                                   ",mvv_lva=true,see=true,delta=true,null_adaptive=true,lmr_sf=true,move_count=true"])
+                                   ",mvv_lva=true,see=true,delta=true,null_adaptive=true,lmr_sf=true,move_count=true",
+                                   ",mvv_lva=true,qs_tt=true,see_prune=true"])
 def test_node_limits_abort_at_the_same_node(limit, extra):
     spec = "negascout(depth=6,tt=true,id=true,history=true,killers=true,nullmove=true,lmr=true," \
            f"quiescence=true,check_ext=true{extra})"

@@ -76,6 +76,8 @@ def test_a_searchers_name_is_a_spec_that_builds_the_same_searcher():
             on["lmr"] = True
         if on.get("aspiration_grow"):        # it refines aspiration windows
             on["aspiration"] = True
+        if on.get("qs_tt"):                  # quiescence's use of the table
+            on["tt"] = on["quiescence"] = True
         s = Searcher(depth=rng.randint(1, 6), **on)
         assert make_searcher(s.name).name == s.name
         for f in flags:

@@ -264,3 +264,50 @@ def test_gravity_history_rewards_the_best_quiet_move_and_penalizes_the_ones_befo
     table = searcher.history.table
     assert min(table.values()) < 0 < max(table.values())
     assert max(abs(v) for v in table.values()) <= HISTORY_MAX
+
+
+def test_quiescence_tt_keeps_the_value_and_answers_quiescence_nodes():
+    """With no pruning but alpha-beta and a quiescence deep enough never to stop early, a
+    quiescence value depends on the position alone, so the table's bounds are sound: the
+    root value is the one without the table, and the table answers some quiescence nodes."""
+    for s in _random_positions(6, 5):
+        base = "alphabeta(depth=3,tt=true,id=true,quiescence=true,qdepth=64,mvv_lva=true," \
+               "backend=python"
+        off = gameai.make_searcher(base + ")").search(s)
+        on = gameai.make_searcher(base + ",qs_tt=true)").search(s)
+        assert on.value == off.value
+        assert on.stats.tt_probes > off.stats.tt_probes    # quiescence nodes probe
+    s = gameai.load_game("xiangqi", fen=MID)
+    base = "negascout(depth=5,tt=true,id=true,quiescence=true,mvv_lva=true,backend=python"
+    off = gameai.make_searcher(base + ")").search(s)
+    on = gameai.make_searcher(base + ",qs_tt=true)").search(s)
+    assert on.stats.qnodes < off.stats.qnodes and on.stats.tt_cutoffs > off.stats.tt_cutoffs
+    for spec in ("alphabeta(qs_tt=true,quiescence=true)", "alphabeta(qs_tt=true,tt=true)"):
+        with pytest.raises(gameai.SpecError, match="qs_tt needs tt=true and quiescence=true"):
+            gameai.make_searcher(spec)
+
+
+def test_see_prune_thresholds_are_stockfish_11s_in_our_pawns():
+    from gameai.search.pruning import see_prune_threshold
+    # captures and checks: -194 d of Stockfish's 128-unit pawns
+    assert [see_prune_threshold(d, 0, False) for d in (1, 2, 5)] == \
+        [-152, -304, -758]
+    # quiet moves: -(32 - min(l, 18)) l² with l the depth after the reduction
+    assert see_prune_threshold(1, 0, True) == 0          # l = 0: any loss is pruned
+    assert see_prune_threshold(4, 1, True) == -(30 * 4) * 100 // 128
+    assert see_prune_threshold(30, 0, True) == -(14 * 29 * 29) * 100 // 128
+
+
+def test_see_prune_skips_losing_moves_but_never_a_root_move():
+    s = gameai.load_game("xiangqi", fen=MID)
+    seen = []
+    base = "alphabeta(depth=3,id=true,history=true,quiescence=true,mvv_lva=true,backend=python"
+    on = gameai.make_searcher(base + ",see_prune=true)").search(
+        s, on_root_move=lambda i, n, m, v: seen.append(m))
+    off = gameai.make_searcher(base + ")").search(s)
+    assert set(seen) == set(s.legal_moves())
+    assert on.stats.see_skips > 0 and on.stats.nodes < off.stats.nodes
+    # only pawns and guards left for the side to move: nothing is pruned
+    bare = gameai.load_game("xiangqi", fen="3k5/9/9/9/4p4/9/4P4/9/9/4K4 w - - 0 1")
+    r = gameai.make_searcher(base + ",see_prune=true)").search(bare)
+    assert r.stats.see_skips == 0
