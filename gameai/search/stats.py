@@ -39,8 +39,9 @@ same way, so numbers from different searchers can be put in one table:
     neither made nor counted in ``nodes``.
 ``see_skips`` / ``delta_skips``
     Captures quiescence did not search: losing by static exchange (``see``), or unable
-    to bring the stand-pat score near alpha (``delta``). Neither is made nor counted in
-    ``nodes``.
+    to bring the stand-pat score near alpha (``delta``); ``see_skips`` also counts the
+    moves shallow SEE pruning skipped in the main search (``see_prune``). None is made
+    or counted in ``nodes``.
 ``qnodes``
     Calls of the quiescence search: the horizon positions it starts from (already in
     ``nodes`` as their parent's child) and every position it reaches. Its share of
