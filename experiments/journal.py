@@ -68,7 +68,8 @@ def journaled_map(run_job: Callable[..., Any], jobs: list[tuple], path: Path | N
         if f.tell() and not path.read_bytes().endswith(b"\n"):
             f.write("\n")                  # end a line torn by the kill
         for i, out in zip(todo, pmap(run_job, [jobs[i] for i in todo], **pmap_kwargs)):
-            f.write(json.dumps({"i": i, "key": keys[i], "out": out}, default=_plain) + "\n")
+            line = json.dumps({"i": i, "key": keys[i], "out": out}, default=_plain)
+            f.write(line + "\n")
             f.flush()
-            done[i] = json.loads(json.dumps(out, default=_plain))   # as a resumed run reads it
+            done[i] = json.loads(line)["out"]   # as a resumed run reads it
     return [done[i] for i in range(len(jobs))]
