@@ -39,7 +39,7 @@ from .spec import convert, is_reference, parse_spec_text
 #: The catalog module that registers each kind's built-in names (imported on first use).
 _CATALOGS = {"game": "gameai.games.catalog", "evaluator": "gameai.evaluators.catalog",
              "searcher": "gameai.search.catalog", "player": "gameai.players.catalog",
-             "part": "gameai.search.catalog"}
+             "part": "gameai.search.catalog", "backend": "gameai.search.catalog"}
 
 #: The entry-point group from which installed packages add names to each kind's table
 #: (``[project.entry-points."gameai.evaluators"] mobility = "mypkg.evals:Mobility"``).
@@ -56,6 +56,7 @@ _EXPECTED = {
               "(or a searcher, with search(state, limits))",
     "game": "a game is a class or function that makes a position",
     "part": "a part is a class",
+    "backend": "a backend is a class whose objects implement gameai.search.backend.Backend",
 }
 
 _BUILTIN_LOADING = [0]   #: > 0 while a built-in catalog registers its names
@@ -320,6 +321,9 @@ EVALUATORS = Registry("evaluator")
 PLAYERS = Registry("player")
 #: parts a searcher attaches at the core's named steps (the Gomoku/Renju threat part)
 PARTS = Registry("part")
+#: backends that run the searches besides the Python reference (the compiled one: one
+#: adapter module, so the search package imports none of it)
+BACKENDS = Registry("backend")
 
 
 def load_game(spec: str = "xiangqi", **params: Any):
@@ -327,7 +331,7 @@ def load_game(spec: str = "xiangqi", **params: Any):
     return GAMES.create(spec, **params)
 
 
-REGISTRIES = {r.kind: r for r in (GAMES, SEARCHERS, EVALUATORS, PLAYERS, PARTS)}
+REGISTRIES = {r.kind: r for r in (GAMES, SEARCHERS, EVALUATORS, PLAYERS, PARTS, BACKENDS)}
 
 #: One run-time registration: (kind, name, target, doc, defaults).
 Registration = tuple[str, str, Any, str, dict[str, Any]]

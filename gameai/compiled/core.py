@@ -84,6 +84,12 @@ NO_MOVE = -(1 << 63)            #: "no move" (None) in move arrays
 NEVER = 1 << 62                 #: a node count no search reaches
 POLL = 1024                     #: nodes between two reads of the clock / ``stop`` flag
 
+# S, the core's argument: (c, buf, the memories' arrays, T). The memories come in the order
+# gameai.search.memories.MEMORIES declares them (CompiledSearch builds S from it); the
+# core's local name of each (tests/compiled/test_memories.py compares the two):
+MEMORY_ARGS = {"history": "hist", "killers": "kil", "tt": "tt"}
+S_TT = 2 + list(MEMORY_ARGS).index("tt")     #: S[S_TT]: the TT, read alone by qsearch
+
 # c: counters and search state, then the switches (read once per search), then
 # null_at[ply] (the move into ply was a null move) and the allowed root moves
 # (a counter's slot is its SearchStats name in upper case; a switch's slot is named in its
@@ -272,7 +278,7 @@ def _pv_set(buf, c, ply, m):
 def qsearch(G, E, S, alpha, beta, ply, qd, top):
     """Captures only (``gen_noisy``), standing pat on the evaluation; in check with
     ``evasions``, every legal move and no stand pat."""
-    c, buf, tt = S[0], S[1], S[4]
+    c, buf, tt = S[0], S[1], S[S_TT]
     c[QNODES] += 1
     if c[NODES] >= c[NEXT_CHECK] and _stopped(c):
         return 0

@@ -1,13 +1,17 @@
 """The searcher's memories for ``backend=compiled``: TT, history and killers as numpy arrays.
 
-Each class has the interface of its Python counterpart (:class:`~gameai.search.tt.TranspositionTable`,
+Each class is named by its declaration in :data:`gameai.search.memories.MEMORIES` and has
+the interface of its Python counterpart (:class:`~gameai.search.tt.TranspositionTable`,
 :class:`~gameai.search.ordering.History`, :class:`~gameai.search.ordering.Killers`) for the
-searcher's driver (``new_search``, ``probe``, ``new_decision``, ``clear``, ...), and the same
+searcher and its driver (``new_game``, ``new_search``, ``probe``, ...), and the same
 rules inside the kernel (replacement and ageing, increments, two killers per ply), so a
-compiled search's tables hold what the Python search's would.
+compiled search's tables hold what the Python search's would. :class:`CompiledMemory`
+adds what the compiled search needs of each: the array the core reads, a placeholder
+when the memory is off, and a throwaway twin to warm the core up on.
 """
 from __future__ import annotations
 
+import copy
 import sys
 import threading
 import weakref
@@ -28,7 +32,36 @@ def to_int64(key: int) -> int:
     return key - (1 << 64) if key >= _SIGN else key
 
 
-class CompiledTT:
+class CompiledMemory:
+    """What :class:`gameai.compiled.search.CompiledSearch` calls on every memory."""
+
+    def new_game(self) -> None:
+        """Forget everything."""
+
+    def new_search(self) -> None:
+        """A ``search`` call starts."""
+
+    def core_array(self, kernel, G) -> np.ndarray:
+        """The array the compiled core reads and writes (for the game kernel's board ``G``)."""
+        raise NotImplementedError
+
+    @staticmethod
+    def off_array() -> np.ndarray:
+        """The array the core gets when the memory is off (its switch slot says so)."""
+        raise NotImplementedError
+
+    def scratch(self) -> "CompiledMemory":
+        """A small throwaway of the same configuration (the warm-up's one-node search)."""
+        raise NotImplementedError
+
+    def written(self) -> None:
+        """The core is about to run (and may write the array)."""
+
+    def prefault(self) -> None:
+        """Fault in the array's pages before a timed search's clock (large tables only)."""
+
+
+class CompiledTT(CompiledMemory):
     """``size`` slots: rows ``[key, depth, generation + flag + 1, value, move, age]`` of one
     int64 array, and a last row ``[age, slots in use, index mask, generation]``.
 
@@ -39,7 +72,7 @@ class CompiledTT:
     neither zeroes nor faults in a table: its search costs what its nodes cost.
     """
 
-    def __init__(self, size: int = 1 << 20) -> None:
+    def __init__(self, size: int = 1 << 20, always: bool = False) -> None:
         limit = max_slots()
         if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= limit:
             raise SpecError(f"tt_size must be an integer in [1, {limit}], got {size!r}")
@@ -47,6 +80,7 @@ class CompiledTT:
         self.mask = self.size - 1
         self._slab: list | None = None         # [array, resident], taken on first use
         self.touched = False
+        self.always = bool(always)             # (the core reads it from its switch slot)
 
     @property
     def table(self) -> np.ndarray:
@@ -60,6 +94,18 @@ class CompiledTT:
         """Empty the table (a new generation: no slot is written)."""
         if self._slab is not None:
             _empty(self._slab[0], self.mask)
+
+    new_game = clear
+
+    def core_array(self, kernel, G) -> np.ndarray:
+        return self.table
+
+    @staticmethod
+    def off_array() -> np.ndarray:
+        return CompiledTT(1).table
+
+    def scratch(self) -> "CompiledTT":
+        return CompiledTT(1, self.always)
 
     def prefault(self) -> None:
         """:func:`touch` the table once (a timed search's warm-up, before its clock); a
@@ -138,7 +184,7 @@ def _empty(table: np.ndarray, mask: int) -> None:
     meta[0], meta[1], meta[2], meta[3] = 0, 0, mask, meta[3] + 4
 
 
-class CompiledHistory:
+class CompiledHistory(CompiledMemory):
     """History scores in an array of the kernel's ``HISTORY_SIZE``; cleared per decision
     unless ``keep`` (see :class:`gameai.search.ordering.History`). The array comes from
     the process's free tables, as the TT's, and is zeroed only when a search has
@@ -163,7 +209,8 @@ class CompiledHistory:
             self.table, self.dirty = table, False
         return self.table
 
-    def new_decision(self) -> None:
+    def new_search(self) -> None:
+        """A new decision: the table is cleared unless ``keep``."""
         if not self.keep:
             self.new_game()
 
@@ -172,8 +219,25 @@ class CompiledHistory:
             self.table[:] = 0
             self.dirty = False
 
+    def core_array(self, kernel, G) -> np.ndarray:
+        """The table, sized to the kernel's history keys for board ``G``."""
+        n = kernel.HISTORY_SIZE(G) if callable(kernel.HISTORY_SIZE) else kernel.HISTORY_SIZE
+        return self.sized(int(n))
 
-class CompiledKillers:
+    @staticmethod
+    def off_array() -> np.ndarray:
+        return np.zeros(1, np.int64)
+
+    def scratch(self) -> "CompiledHistory":
+        twin = copy.copy(self)
+        twin.table, twin.dirty = np.zeros(0, np.int64), False
+        return twin
+
+    def written(self) -> None:
+        self.dirty = True
+
+
+class CompiledKillers(CompiledMemory):
     """Two most recent cut-off moves per ply (slot 0 the newest), NO_MOVE when empty."""
 
     def __init__(self) -> None:
@@ -184,3 +248,15 @@ class CompiledKillers:
 
     def clear(self) -> None:
         self.table[:] = NO_MOVE
+
+    new_game = clear
+
+    def core_array(self, kernel, G) -> np.ndarray:
+        return self.table
+
+    @staticmethod
+    def off_array() -> np.ndarray:
+        return CompiledKillers().table
+
+    def scratch(self) -> "CompiledKillers":
+        return CompiledKillers()

@@ -21,14 +21,16 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import SpecError
+from ..registry import load_reference
 from ..search.core import Abort
+from ..search import memories
 from ..search.parts import parts
 from ..search.stats import SearchStats
 from ..search.switches import pack
 from . import core as template
 from . import kernel_for as _lookup
 from .evaluator import compiled_form
-from .memory import NO_MOVE, CompiledHistory, CompiledKillers, CompiledTT
+from .memory import NO_MOVE
 
 POW2_MAX_DEPTH = 40     #: deepest nominal depth whose 2**depth history sums stay within int64
 _COUNTERS = SearchStats.COUNTERS
@@ -76,11 +78,23 @@ def check_depth(o, depth: int) -> None:
                         "use history_inc=square or backend=python")
 
 
-def memories(tt: bool, tt_size: int, history: tuple | None, killers: bool):
-    """The searcher's TT, history and killers for ``backend=compiled``."""
-    return (CompiledTT(tt_size) if tt else None,
-            CompiledHistory(*history) if history is not None else None,
-            CompiledKillers() if killers else None)
+def core_memories(o, kernel, G) -> tuple[np.ndarray, ...]:
+    """The arrays of searcher ``o``'s memories for the core's ``S``, in the declared order
+    (:data:`gameai.search.memories.MEMORIES`); a memory that is off gives its class's
+    placeholder (the core reads its switch slot, never the array)."""
+    out = []
+    for m in memories.MEMORIES:
+        memory = getattr(o, m.name)
+        out.append(memory.core_array(kernel, G) if memory is not None else
+                   load_reference(m.compiled, "memory").off_array())
+    return tuple(out)
+
+
+def scratch_memories(o, scratch) -> None:
+    """Give ``scratch`` (a copy of searcher ``o``) throwaway twins of ``o``'s memories."""
+    for m in memories.MEMORIES:
+        memory = getattr(o, m.name)
+        setattr(scratch, m.name, memory.scratch() if memory is not None else None)
 
 
 def _refuse_missing_parts(o, state, kernel) -> None:
@@ -146,11 +160,7 @@ def warm_up(o, state, ev, timed: bool = False) -> None:
     import copy
     scratch = copy.copy(o)
     scratch.threats = None                  # the same code, the real threat solvers untouched
-    scratch.tt = CompiledTT(1) if o.tt is not None else None
-    if o.history is not None:
-        scratch.history = copy.copy(o.history)
-        scratch.history.table = np.zeros(0, np.int64)
-    scratch.killers = CompiledKillers() if o.killers is not None else None
+    scratch_memories(o, scratch)
     run = CompiledSearch(scratch, state, ev, lambda nodes: True, max_depth=1, node_limit=None,
                          check_every=1)
     run.c[template.NEXT_CHECK] = run.c[template.NEXT_POLL] = 0   # the first node reads the
@@ -162,9 +172,11 @@ def warm_up(o, state, ev, timed: bool = False) -> None:
 
 
 def prefault(o) -> None:
-    """Fault in the pages of searcher ``o``'s TT and threat arenas, each once."""
-    if o.tt is not None and hasattr(o.tt, "prefault"):
-        o.tt.prefault()
+    """Fault in the pages of searcher ``o``'s memories (the TT) and threat arenas, each once."""
+    for m in memories.MEMORIES:
+        memory = getattr(o, m.name)
+        if memory is not None:
+            memory.prefault()
     if o.threats is not None:
         o.threats.prefault()
 
@@ -209,13 +221,9 @@ class CompiledSearch:
         width = (P + o.qdepth + 2) * kernel.MAX_MOVES          # the deepest line's moves
         c[t.SCORES], c[t.PVS], c[t.PV_W] = width, 2 * width, P + 1
         buf = np.zeros(2 * width + P * (P + 1), np.int64)
-        tt = o.tt.table if o.tt is not None else CompiledTT(1).table
-        hs = kernel.HISTORY_SIZE(G) if callable(kernel.HISTORY_SIZE) else kernel.HISTORY_SIZE
-        hist = o.history.sized(int(hs)) if o.history is not None else np.zeros(1, np.int64)
-        kil = o.killers.table if o.killers is not None else CompiledKillers().table
         self.c, self.G, self.E = c, G, E
-        self.history = o.history
-        self.S = (c, buf, hist, kil, tt, _threat_arena(o, state, kernel))
+        self.memories = [memory for _decl, memory in memories.kept(o)]
+        self.S = (c, buf, *core_memories(o, kernel, G), _threat_arena(o, state, kernel))
         self.pvt = _PVTable(buf, c)
 
     @property
@@ -247,8 +255,8 @@ class CompiledSearch:
     def negamax(self, depth: int, alpha: int, beta: int, ply: int) -> int:
         """The compiled core from the root; raises :class:`Abort` (nothing to undo) on a limit."""
         self.c[template.ABORT] = 0
-        if self.history is not None:
-            self.history.dirty = True
+        for memory in self.memories:
+            memory.written()
         hooks = self.core._HOOKS
         hooks.append((self.stop_check, self.on_root_move))
         try:

@@ -39,17 +39,11 @@ def perft(state: GameState, depth: int, bulk: bool = False, backend: str = "pyth
     if backend not in BACKENDS:
         raise SpecError(f"perft backend {backend!r}: expected one of {', '.join(BACKENDS)}")
     check_depth(depth)
-    if backend == "compiled":
-        from .. import compiled
-        kernel = compiled.kernel_for(state)
-        if kernel is None:
-            raise SpecError(f"perft backend=compiled: game {getattr(state, 'name', state)!r} has no "
-                            f"compiled kernel (games with one: {', '.join(compiled.KERNELS)})")
-        if compiled.AVAILABLE:
-            count = kernel.perft_bulk if bulk and hasattr(kernel, "perft_bulk") else kernel.perft
-            return int(count(kernel.load(state), depth))
-        from ..compiled.jit import fallback_warning
-        fallback_warning("perft")
+    if backend == "compiled":     # the compiled backend's one seam, loaded by name
+        from .. import registry
+        count = registry.BACKENDS.factory("compiled")().perft(state, depth, bulk)
+        if count is not None:
+            return count
     if bulk and hasattr(state, "perft"):
         return state.perft(depth)
     return _perft(state, depth)

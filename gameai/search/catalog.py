@@ -4,7 +4,7 @@ All negamax-family names build :class:`gameai.search.negamax.Searcher` with pres
 switches, so every option (tt, history, killers, id, aspiration, quiescence, ...) works
 with every one of them.
 """
-from ..registry import PARTS, SEARCHERS
+from ..registry import BACKENDS, PARTS, SEARCHERS
 
 _CORE = "gameai.search.negamax:Searcher"
 SEARCHERS.register("minimax", _CORE, "full-width negamax without pruning (the reference)",
@@ -26,3 +26,6 @@ PARTS.register("threats", "gameai.search.threats:ThreatPart",
                "Gomoku/Renju threat part: root proof, reply checks, VCF at the horizon")
 PARTS.register("threat_moves", "gameai.search.threats:ThreatMoves",
                "Gomoku/Renju threat move filters only (threat_order, threat_forced)")
+
+BACKENDS.register("compiled", "gameai.compiled.backend:CompiledBackend",
+                  "numba kernels: the same search, node for node, far faster")

@@ -26,10 +26,12 @@ A node does, in this order (as Stockfish lays its search out):
 Each enhancement is a switch read once into a local name here (``None``/``False`` = off)
 plus a small helper in its own module (:mod:`.ordering`, :mod:`.tt`, :mod:`.pruning`)
 or part (:mod:`.threats`, whose methods are called at steps 1, 2 and 6). **Adding a
-part** touches only this function and its module: add its row to the switch table
+part** in the Python core: add its row to the switch table
 (:mod:`gameai.search.switches`), read it into a local below, and put its few lines at
 the step where it acts; give it a counter in :class:`~gameai.search.stats.SearchStats`
-if it answers nodes by itself.
+if it answers nodes by itself; a memory that outlives the search is declared in
+:mod:`gameai.search.memories`. The same lines go into the compiled twin; the guide "Add
+an enhancement" lists every place, both backends included.
 
 Graph-history interaction: a repetition's value (a draw, or a perpetual check's loss)
 depends on the path, not on the position. Such values are counted (``ghi``) and a node

@@ -34,6 +34,7 @@ from typing import Any, Callable
 
 from ..errors import SpecError
 from .core import Abort, Search, coarse, coarsened
+from . import memories
 from .stats import INF, MATE, MATE_BOUND, Limits, SearchResult, SearchStats
 
 MAX_DEPTH = 256      #: deepest nominal search (spec.Depth; Python recursion stays far from its limit)
@@ -76,9 +77,8 @@ def search(o, state, limits: Limits | dict | None = None, *,
     allowed = allowed_root_moves(state, root_moves)
     timed = time_limit is not None or soft_time is not None or stop is not None
     # 2. prepare
-    if o.backend == "compiled":
-        from ..compiled.search import warm_up
-        warm_up(o, state, o.evaluator(state), timed=timed)
+    if o._compiled is not None:
+        o._compiled.warm_up(o, state, o.evaluator(state), timed=timed)
     t0 = time.perf_counter()
     deadline = t0 + time_limit if time_limit else None
     soft_deadline = t0 + soft_time if soft_time else None
@@ -106,10 +106,7 @@ def search(o, state, limits: Limits | dict | None = None, *,
         if node_limit is not None:          # its nodes come out of the search's budget
             node_limit = max(1, node_limit - part.nodes)
 
-    core: Any = Search
-    if o.backend == "compiled":
-        from ..compiled.search import CompiledSearch
-        core = CompiledSearch
+    core: Any = Search if o._compiled is None else o._compiled.search_class()
     ev = o.evaluator(state)                  # the compiled core coarsens to the grain itself
     if core is Search:
         ev = coarsened(ev, o.grain)
@@ -171,10 +168,9 @@ def drive(o, run: Search, state, max_depth, soft_deadline, on_iteration, t0,
     move)``, when given, checks each iteration's move; True: it was scored lost, and
     the iteration runs again. ``again``: the same search goes on (its tables are kept)."""
     stats = SearchStats()
-    if o.tt is not None and not again:
-        o.tt.new_search()
-    if o.history is not None and not again:
-        o.history.new_decision()
+    if not again:                          # the memories: a new search starts
+        for _decl, memory in memories.kept(o):
+            memory.new_search()
     if state.result() is not None or not state.legal_moves():
         run.add_root()
         v = run.negamax(max_depth, -INF, INF, 0)

@@ -54,6 +54,7 @@ from typing import Callable, cast
 
 from ..errors import SpecError
 from ..games.protocol import fast_push
+from .backend import compiled
 from .stats import INF, MATE
 
 PV, CUT, ALL = 0, 1, 2
@@ -87,12 +88,9 @@ def minimal_tree(state, depth: int, evaluator: Callable, *, mate_ply: bool = Tru
         raise SpecError(f"minimal_tree: backend must be 'python' or 'compiled', got {backend!r}")
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
         raise SpecError(f"minimal_tree: depth must be an integer >= 0, got {depth!r}")
-    if backend == "compiled":
-        from ..compiled.jit import AVAILABLE, fallback_warning
-        if AVAILABLE:
-            from ..compiled.minimal import minimal_tree as compiled
-            return MinimalTree(**compiled(state, depth, evaluator, mate_ply=mate_ply))
-        fallback_warning("minimal_tree backend=compiled")
+    fast = compiled("minimal_tree backend=compiled") if backend == "compiled" else None
+    if fast is not None:
+        return MinimalTree(**fast.minimal_tree(state, depth, evaluator, mate_ply=mate_ply))
     push, pop, result, legal = fast_push(state), state.pop, state.result, state.legal_moves
     work = [0]
     leafval: dict[tuple, int | None] = {}    # (key, d) -> static value if a leaf, else None

@@ -19,11 +19,11 @@ from ..errors import SpecError
 from . import driver
 from .driver import MAX_DEPTH
 from .options import Keywords, Options
-from .ordering import History, Killers
+from .backend import Backend, compiled
+from . import memories
 from .stats import MATE, Limits, SearchResult
 from .switches import BY_NAME, SWITCHES, describe, doc, signature
 from .timeman import GameClock, parse_clock
-from .tt import TranspositionTable
 
 DEFAULT_DEPTH = 4    #: nominal depth when neither the spec nor the limits give one
 MAX_QDEPTH = 64      #: deepest quiescence extension
@@ -48,8 +48,7 @@ class Searcher(Options):
             setattr(self, s.name, options.get(s.name, s.default))
         depth, qdepth, window, grain = self.depth, self.qdepth, self.window, self.grain
         nodes, time, clock, eval = self.nodes, self.time, self.clock, self.eval
-        tt, tt_size, tt_replace, history, killers = self.tt, self.tt_size, self.tt_replace, \
-            self.history, self.killers
+        tt_replace = self.tt_replace
         threats, threat_order, threat_forced = self.threats, self.threat_order, self.threat_forced
         self._depth_given = depth is not None
         depth = DEFAULT_DEPTH if depth is None else depth
@@ -82,7 +81,8 @@ class Searcher(Options):
         self.depth, self.eval_spec = depth, eval
         if tt_replace not in ("depth", "always"):
             raise SpecError(f"tt_replace must be depth or always, got {tt_replace!r}")
-        self.backend = _backend(self.backend, self)
+        self._compiled = _backend(self.backend)
+        self.backend = "compiled" if self._compiled is not None else "python"
         # the threat part, attached by name (the registry's parts): the core and driver
         # call its methods at their named steps and import none of it
         self.threats = self.threat_moves = None
@@ -95,17 +95,14 @@ class Searcher(Options):
                     horizon_nodes=self.threat_horizon_nodes, backend=self.backend)
             else:
                 self.threat_moves = PARTS.factory("threat_moves")()
-        hist = (self.history_key, self.history_inc, self.history_keep) if history else None
-        if self.backend == "compiled":
-            from ..compiled.search import memories
-            self.tt, self.history, self.killers = memories(tt, tt_size, hist, killers)
-        else:
-            self.tt = TranspositionTable(tt_size, always=tt_replace == "always") if tt else None
-            self.history = History(*hist) if hist else None
-            self.killers = Killers() if killers else None
-        if self.backend == "compiled" and self._depth_given:
-            from ..compiled.search import check_depth
-            check_depth(self, depth)
+        # the memories (gameai.search.memories), each made from its declaration: on this
+        # backend's class when its switch is on, else None
+        for m in memories.MEMORIES:
+            made = None if not m.on(self) else m.python(*m.args(self)) \
+                if self._compiled is None else self._compiled.memory(m, self)
+            setattr(self, m.name, made)
+        if self._compiled is not None and self._depth_given:
+            self._compiled.check_depth(self, depth)
         self._evals: dict[str, Any] = {}
         self.name = self._describe()
 
@@ -118,12 +115,8 @@ class Searcher(Options):
         """Forget everything learnt in the previous game (TT, history, killers, clock)."""
         if self.clock is not None:
             self.clock.reset()
-        if self.tt is not None:
-            self.tt.clear()
-        if self.history is not None:
-            self.history.new_game()
-        if self.killers is not None:
-            self.killers.clear()
+        for _decl, memory in memories.kept(self):
+            memory.new_game()
         if self.threats is not None:
             self.threats.new_game()
 
@@ -132,9 +125,8 @@ class Searcher(Options):
         clock: with ``backend=compiled``, compile (or load) the core and fault in the
         searcher's tables (:func:`~gameai.compiled.search.warm_up`). An engine calls it
         when idle at ``isready`` and at Gomocup ``START``, whose answers GUIs wait for."""
-        if self.backend == "compiled":
-            from ..compiled.search import warm_up
-            warm_up(self, state, self.evaluator(state), timed=True)
+        if self._compiled is not None:
+            self._compiled.warm_up(self, state, self.evaluator(state), timed=True)
 
     def evaluator(self, state):
         """The evaluator used on ``state``: ``eval`` if given, else the game's default."""
@@ -174,17 +166,12 @@ class Searcher(Options):
                              on_root_move=on_root_move, stop=stop, root_moves=root_moves)
 
 
-def _backend(backend: str, o: Searcher) -> str:
-    """The backend that will run: ``compiled`` needs numba (else one warning and ``python``)."""
+def _backend(backend: str) -> Backend | None:
+    """The compiled backend when ``backend=compiled`` and it can run (else one warning),
+    None for the Python reference."""
     if backend not in ("python", "compiled"):
         raise SpecError(f"searcher parameter backend must be 'python' or 'compiled', got {backend!r}")
-    if backend == "python":
-        return backend
-    from ..compiled.jit import AVAILABLE, fallback_warning
-    if not AVAILABLE:
-        fallback_warning("backend=compiled")
-        return "python"
-    return backend
+    return compiled("backend=compiled") if backend == "compiled" else None
 
 
 setattr(Searcher.__init__, "__signature__", signature())    # the table's rows, as keywords

@@ -61,7 +61,8 @@ class History:
             return stat_bonus(depth)
         return depth * depth if self.square else 1 << max(depth, 0)
 
-    def new_decision(self) -> None:
+    def new_search(self) -> None:
+        """A new decision: the table is cleared unless ``keep``."""
         if not self.keep:
             self.table.clear()
 
@@ -89,6 +90,11 @@ class Killers:
 
     def clear(self) -> None:
         self.slots = []
+
+    new_game = clear      #: a new game forgets them
+
+    def new_search(self) -> None:
+        """Nothing: a search starts from the killers the last one left."""
 
 
 def mvv_lva_key(state) -> Callable[[Any], int] | None:

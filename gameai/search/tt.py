@@ -71,6 +71,8 @@ class TranspositionTable:
         self.age = 0
         self.used = 0
 
+    new_game = clear      #: a new game forgets every entry
+
     def new_search(self) -> None:
         """Called at the start of each ``search``: older entries become replaceable."""
         self.age += 1

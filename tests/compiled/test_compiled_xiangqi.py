@@ -17,7 +17,6 @@ import pytest
 
 import gameai
 from gameai import compiled
-from gameai.compiled import jit as jitmod
 from gameai.compiled import xiangqi as K
 from gameai.games.xiangqi import NULL_MOVE, START_FEN
 
@@ -258,14 +257,16 @@ def test_published_positions_compiled_depth_1_to_3(kernel, fen, counts):
     check_piece_lists(s, G)
 
 
-def test_perft_backend_errors_and_fallback(kernel, monkeypatch):
+def test_perft_backend_errors_and_fallback(kernel):
     s = gameai.load_game("xiangqi")
     with pytest.raises(gameai.SpecError, match="backend 'fast'"):
         gameai.perft(s, 2, backend="fast")
     with pytest.raises(gameai.SpecError, match="connect4"):
         gameai.perft(gameai.load_game("connect4"), 2, backend="compiled")
-    monkeypatch.setattr(compiled, "AVAILABLE", False)
-    monkeypatch.setattr(jitmod, "_warned", False)
+
+
+def test_perft_falls_back_to_python_with_one_warning(kernel, no_numba):
+    s = gameai.load_game("xiangqi")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         assert gameai.perft(s, 2, backend="compiled") == 1920

@@ -14,10 +14,15 @@ ROOT = Path(gameai.__file__).parent
 # evaluators know games; search knows games and evaluators through their protocols;
 # tournaments compose players; the CLI and its commands sit on top)
 UPPER = ("players", "tournament", "engine", "commands", "cli", "widgets")
+# The compiled backend sits beside the search, below the players: it reads the search's
+# leaf modules (constants, switch table, memories' declarations), and the search reaches it
+# only through one adapter, ``gameai.compiled.backend``, loaded by name from the registry
+# (``BACKENDS``), never by an import.
 NEVER = {
-    "games": ("search", "evaluators", *UPPER),
-    "evaluators": ("search", *UPPER),
-    "search": ("evaluators", *UPPER),
+    "games": ("search", "evaluators", "compiled", *UPPER),
+    "evaluators": ("search", "compiled", *UPPER),
+    "search": ("evaluators", "compiled", *UPPER),
+    "compiled": UPPER,
     "tournament": ("engine", "commands", "cli", "widgets"),
 }
 
@@ -142,3 +147,19 @@ def test_the_generic_core_and_driver_import_no_game(generic):
     """The threat part attaches by name (the registry's ``PARTS``) and is called at the
     core's and driver's named steps; neither backend's generic search imports a game."""
     assert sorted(m for m in closure(imports(modules()), generic) if game_specific(m)) == []
+
+
+def test_the_one_seam_implements_the_search_s_backend_protocol():
+    """The registry's compiled backend is the adapter module, and it has every method of
+    :class:`gameai.search.backend.Backend` with the protocol's parameters."""
+    import inspect
+
+    from gameai.registry import BACKENDS
+    from gameai.search.backend import Backend
+    cls = BACKENDS.factory("compiled")
+    assert cls.__module__ == "gameai.compiled.backend"
+    wanted = {n for n, v in vars(Backend).items() if callable(v) and not n.startswith("_")}
+    assert wanted and wanted <= set(dir(cls))
+    for name in sorted(wanted):
+        assert list(inspect.signature(getattr(cls, name)).parameters) == \
+            list(inspect.signature(getattr(Backend, name)).parameters), name

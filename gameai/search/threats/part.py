@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 from ...games.protocol import fast_push
 from .facts import _pass, _unpass, forced_replies, order_by_threat
+from ..backend import compiled
 from .solver import ThreatSolver, complete_line
 
 #: a timed search's check of its chosen move (:meth:`ThreatPart.refutes`) may visit up to
@@ -35,8 +36,9 @@ class ThreatMoves:
         """The array the compiled core reads the threat facts from (its ``T``), bound to
         ``state``'s board: for the filters alone, a small arena shared by the process."""
         if not self._ORDER_ARENA:
-            from ...compiled.threats import Arena
-            self._ORDER_ARENA.append(Arena(1, 0))
+            fast = compiled("threat_order backend=compiled")
+            assert fast is not None, "a compiled core runs, so the compiled backend can"
+            self._ORDER_ARENA.append(fast.threat_arena(1, 0))
         arena = self._ORDER_ARENA[0]
         arena.bind(state.geo)
         return arena.T
@@ -94,9 +96,10 @@ class ThreatPart(ThreatMoves):
         self.root_nodes, self.reply_nodes, self.pass_nodes = \
             effort * root_nodes, effort * reply_nodes, effort * pass_nodes
         self.verify_nodes, self.verify_rounds = effort * verify_nodes, verify_rounds
-        if solver is None and backend == "compiled":   # (numba known to be there)
-            from ...compiled.threats import part_solvers    # one arena the compiled core reads
-            solver = part_solvers()
+        fast = compiled("threats backend=compiled") if solver is None and backend == "compiled" \
+            else None
+        if fast is not None:                   # one arena the compiled core reads
+            solver = fast.threat_part_solvers()
         solver = solver or ThreatSolver
         self.vcf = solver(vct=False)
         self.vct = solver(vct=True)
@@ -137,8 +140,9 @@ class ThreatPart(ThreatMoves):
     def warm_up(self) -> None:
         """Compile (or load) the compiled solvers before a search's clock starts."""
         if getattr(self.vcf, "backend", "python") == "compiled":
-            from ...compiled.threats import warm_up
-            warm_up()
+            fast = compiled("threats backend=compiled")
+            if fast is not None:
+                fast.threat_warm_up()
 
     def prefault(self) -> None:
         """Fault in the pages of the compiled solvers' arena, once."""

@@ -8,6 +8,7 @@ from typing import Any, Callable, Literal
 from ...errors import SpecError
 from ...spec import Depth, Nodes, Seconds, TTSize
 from ..stats import MATE, Limits, SearchResult, SearchStats
+from ..backend import compiled
 from .solver import ThreatSolver, complete_line
 
 class ThreatSearcher:
@@ -55,9 +56,9 @@ class ThreatSearcher:
         if not isinstance(depth, int) or depth < 1:
             raise SpecError(f"search depth must be a positive integer, got {depth!r}")
         on_iteration = on_iteration or self.on_iteration
-        if self.backend == "compiled":          # compiling is not the search's time
-            from ...compiled.threats import warm_up
-            warm_up()
+        fast = compiled("backend=compiled") if self.backend == "compiled" else None
+        if fast is not None:                    # compiling is not the search's time
+            fast.threat_warm_up()
             if time_limit or stop is not None:  # a clock: its table's pages now, once
                 self.solver.arena.prefault()
         t0 = _time.perf_counter()
@@ -105,13 +106,8 @@ def solver_class(backend: str = "python") -> Callable[..., Any]:
     and the Python solver)."""
     if backend not in ("python", "compiled"):
         raise SpecError(f"threat search backend must be 'python' or 'compiled', got {backend!r}")
-    if backend == "compiled":
-        from ...compiled.jit import AVAILABLE, fallback_warning
-        if AVAILABLE:
-            from ...compiled.threats import ThreatSolver as Compiled
-            return Compiled
-        fallback_warning("backend=compiled")
-    return ThreatSolver
+    fast = compiled("backend=compiled") if backend == "compiled" else None
+    return fast.threat_solver() if fast is not None else ThreatSolver
 
 
 def vcf(depth: Depth = 20, nodes: Nodes | None = None, time: Seconds | None = None,
