@@ -4,7 +4,8 @@ The strongest players are 200-character spec strings; a preset gives each one a 
 (``strong``) that is resolved once the game is known, so ``gameai play``, ``gameai
 engine``, ``gameai tournament --player strong`` and ``make_searcher("strong",
 game="xiangqi")`` all mean the player that was measured. The spec string itself stays
-valid everywhere, for ablations that switch one part off.
+valid everywhere, for ablations that switch one part off. The presets' table in
+"Getting started" is generated from :data:`PRESETS` (``python -m gameai.presetdoc``).
 
 A preset may be given parameters, which replace the preset's own:
 ``strong(time=5)`` is the strong player at 5 s a move. This module knows no registry

@@ -11,7 +11,6 @@ only says whether the committed files are current; a test runs it).
 """
 from __future__ import annotations
 
-import argparse
 import collections.abc
 import textwrap
 import types
@@ -19,6 +18,8 @@ import typing
 from pathlib import Path
 from typing import Any
 
+from .. import generated
+from ..generated import splice
 from ..spec import describe
 from .switches import GROUPS, SWITCHES
 
@@ -212,38 +213,21 @@ def docs_tables() -> str:
 
 def spliced(page: str) -> str:
     """``page`` with its generated part replaced by :func:`docs_tables`."""
-    if page.count(BEGIN) != 1 or page.count(END) != 1:
-        raise ValueError(f"{DOCS}: needs one {BEGIN!r} line and one {END!r} line")
-    head, rest = page.split(BEGIN)
-    return head + docs_tables() + rest.split(END, 1)[1]
+    return splice(page, BEGIN, END, docs_tables(), DOCS)
+
+
+#: each generated file -> its new text, made from its old one
+OUTPUTS = {OPTIONS: lambda _old: options_source(), DOCS: spliced}
 
 
 def stale() -> list[str]:
     """The generated files that differ from what the table generates now."""
-    out = []
-    if OPTIONS.read_text(encoding="utf-8") != options_source():
-        out.append(str(OPTIONS))
-    page = DOCS.read_text(encoding="utf-8")
-    if spliced(page) != page:
-        out.append(str(DOCS))
-    return out
+    return generated.stale(OUTPUTS)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m gameai.search.switchgen",
-                                 description="regenerate what the switch table generates")
-    ap.add_argument("--check", action="store_true", help="only say which files are stale")
-    args = ap.parse_args(argv)
-    if not DOCS.is_file():
-        ap.error(f"{DOCS} not found: run this in a checkout of the repository")
-    if args.check:
-        for f in stale():
-            print(f"stale: {f}")
-        return 1 if stale() else 0
-    OPTIONS.write_text(options_source(), encoding="utf-8")
-    DOCS.write_text(spliced(DOCS.read_text(encoding="utf-8")), encoding="utf-8")
-    print(f"wrote {OPTIONS} and the tables of {DOCS}")
-    return 0
+    return generated.main("python -m gameai.search.switchgen",
+                          "regenerate what the switch table generates", OUTPUTS, argv)
 
 
 if __name__ == "__main__":

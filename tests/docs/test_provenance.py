@@ -109,3 +109,15 @@ def test_every_preset_spec_quoted_in_the_docs_is_the_presets(capsys):
                     assert (name, params) == (pname, pparams), (
                         f"{page}: {m.group(0)} is nearly the preset {spec} but not it")
     assert quoted >= 4                                  # README and Getting started quote them
+
+
+def test_the_presets_table_in_getting_started_is_generated_from_the_presets():
+    """``python -m gameai.presetdoc --check``: the page's table is what the presets give
+    now; an edited cell makes the page stale (the check can fail)."""
+    from gameai import presetdoc
+    from gameai.presets import PRESETS
+    page = presetdoc.DOCS.read_text(encoding="utf-8")
+    assert presetdoc.spliced(page) == page, "run python -m gameai.presetdoc"
+    edited = page.replace(PRESETS[0].spec, PRESETS[0].spec.replace("time=1", "time=2"), 1)
+    assert edited != page and presetdoc.spliced(edited) == page
+    assert all(p.spec in page for p in PRESETS)
