@@ -37,9 +37,13 @@ from .jit import jit
 
 if "._minimal_" in __name__:    # loaded per game by load_core
     _pkg, _kernel = __name__.rsplit("._minimal_", 1)
-    game = importlib.import_module(f"{_pkg}.{_kernel}")
+    game = importlib.import_module(f"{_pkg}.{_kernel.split('__')[0]}")
+    # ``<kernel>__<hash>``: the oracle of an own evaluator's function, as the search core's
+    # (gameai.compiled.evaluator.compiled_form)
+    _game_evaluate = importlib.import_module(f"{_pkg}.evaluator").FUNCTIONS[_kernel] \
+        if "__" in _kernel else game.evaluate
 else:                           # the plain module is only the template (and the entry point)
-    game, _kernel = None, "template"
+    game, _kernel, _game_evaluate = None, "template", None
 PV, CUT, ALL = 0, 1, 2                  #: node types, as the Python oracle's (its module imports
 _BIG = 1 << 60                          #: this one, so this one imports no search module but stats)
 _FROZEN = (_BIG, ALL, CUT, PV, INF, MATE)
@@ -119,7 +123,7 @@ def leaf_value(G, E, S, d, top):
             if r != game.side(G):
                 v = -v
     elif d <= 0 or game.gen_moves(G, buf, top) == top:
-        v = game.evaluate(G, E)
+        v = _game_evaluate(G, E)
     else:
         v = NOLEAF
     if _claim(P, c, TP, i, key, d + 1, 0, 0):
@@ -342,18 +346,17 @@ def _table(c: np.ndarray, t: int, bits: int) -> np.ndarray:
 
 def minimal_tree(state, depth: int, evaluator, *, mate_ply: bool = True) -> dict[str, int]:
     """:func:`gameai.search.minimal.minimal_tree` on the game's compiled kernel: the same
-    numbers (the fields of its ``MinimalTree``), ``state`` left unchanged. SpecError for a game without a kernel or an
-    evaluator the kernel does not implement."""
+    numbers (the fields of its ``MinimalTree``), ``state`` left unchanged. An evaluator the
+    kernel does not know runs through its compiled form (an own numba evaluator, the tuned
+    ones: :func:`~gameai.compiled.evaluator.compiled_form`), in an oracle of its own.
+    SpecError for a game without a kernel or an evaluator without a compiled form."""
+    from .evaluator import compiled_form
     from .search import kernel_for, load_core
     if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
         raise SpecError(f"minimal_tree: depth must be an integer >= 0, got {depth!r}")
     kernel = kernel_for(state)
-    E = kernel.evaluator(evaluator, state)
-    if E is None:
-        raise SpecError(f"minimal_tree backend=compiled: the evaluator "
-                        f"{getattr(evaluator, 'name', evaluator)!r} has no compiled form for "
-                        f"{state.name} (use backend=python)")
-    mod = load_core(kernel.__name__.rsplit(".", 1)[1], sys.modules[__name__], "_minimal")
+    name, E = compiled_form(evaluator, state, kernel)
+    mod = load_core(name, sys.modules[__name__], "_minimal")
     width = (depth + 3) * kernel.MAX_MOVES         # moves of the deepest line, and scratch
     while True:
         G = kernel.load(state)

@@ -131,6 +131,16 @@ def test_a_numba_evaluator_searches_the_same_tree_on_both_backends(params):
         assert py == twin and co == twin, (params, spec)
 
 
+def test_a_numba_evaluator_gives_the_same_minimal_tree_on_both_backends():
+    """The minimal-tree oracle runs an own evaluator compiled (an oracle of its own) and
+    counts what the Python oracle counts with it."""
+    from gameai.search.minimal import minimal_tree
+    state = gameai.load_game("xiangqi", moves="h2e2 h9g7 h0g2 i9h9 i0h0 b9c7")
+    ev = Crossed(pawn=40, piece=3)
+    assert minimal_tree(state, 3, ev, backend="compiled") == \
+        minimal_tree(state, 3, ev, backend="python")
+
+
 def test_a_numba_evaluator_named_in_a_spec_runs_compiled_with_its_parameters():
     s = gameai.load_game("xiangqi", moves="h2e2 h9g7")
     spec = "alphabeta(depth=3,backend={},eval=tests.compiled.test_compiled_own_eval:Crossed(pawn=60))"
