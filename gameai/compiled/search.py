@@ -22,8 +22,8 @@ import numpy as np
 
 from ..errors import SpecError
 from ..registry import load_reference
-from ..search.core import Abort
 from ..search import memories
+from ..search.core import Abort
 from ..search.parts import parts
 from ..search.stats import SearchStats
 from ..search.switches import pack

@@ -33,8 +33,8 @@ import time
 from typing import Any, Callable
 
 from ..errors import SpecError
-from .core import Abort, Search, coarse, coarsened
 from . import memories
+from .core import Abort, Search, coarse, coarsened
 from .stats import INF, MATE, MATE_BOUND, Limits, SearchResult, SearchStats
 
 MAX_DEPTH = 256      #: deepest nominal search (spec.Depth; Python recursion stays far from its limit)

@@ -16,11 +16,10 @@ from __future__ import annotations
 from typing import Any, Callable, Unpack
 
 from ..errors import SpecError
-from . import driver
+from . import driver, memories
+from .backend import Backend, compiled
 from .driver import MAX_DEPTH
 from .options import Keywords, Options
-from .backend import Backend, compiled
-from . import memories
 from .stats import MATE, Limits, SearchResult
 from .switches import BY_NAME, SWITCHES, describe, doc, signature
 from .timeman import GameClock, parse_clock

@@ -7,8 +7,8 @@ import time
 from typing import Any, Callable
 
 from ...games.protocol import fast_push
-from .facts import _pass, _unpass, forced_replies, order_by_threat
 from ..backend import compiled
+from .facts import _pass, _unpass, forced_replies, order_by_threat
 from .solver import ThreatSolver, complete_line
 
 #: a timed search's check of its chosen move (:meth:`ThreatPart.refutes`) may visit up to

@@ -7,9 +7,10 @@ from typing import Any, Callable, Literal
 
 from ...errors import SpecError
 from ...spec import Depth, Nodes, Seconds, TTSize
-from ..stats import MATE, Limits, SearchResult, SearchStats
 from ..backend import compiled
+from ..stats import MATE, Limits, SearchResult, SearchStats
 from .solver import ThreatSolver, complete_line
+
 
 class ThreatSearcher:
     """The ``vcf``/``vct`` searchers: a proven win for the side to move, or nothing.
