@@ -23,8 +23,8 @@ def splice(page: str, begin: str, end: str, block: str, where: Path | str) -> st
 
 def stale(outputs: dict[Path, Callable[[str], str]]) -> list[str]:
     """The files whose text differs from what their generator makes of it now."""
-    return [str(p) for p, make in outputs.items()
-            if make(p.read_text(encoding="utf-8")) != p.read_text(encoding="utf-8")]
+    texts = {p: p.read_text(encoding="utf-8") for p in outputs}
+    return [str(p) for p, make in outputs.items() if make(texts[p]) != texts[p]]
 
 
 def main(prog: str, description: str, outputs: dict[Path, Callable[[str], str]],

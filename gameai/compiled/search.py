@@ -173,10 +173,8 @@ def warm_up(o, state, ev, timed: bool = False) -> None:
 
 def prefault(o) -> None:
     """Fault in the pages of searcher ``o``'s memories (the TT) and threat arenas, each once."""
-    for m in memories.MEMORIES:
-        memory = getattr(o, m.name)
-        if memory is not None:
-            memory.prefault()
+    for _decl, memory in memories.kept(o):
+        memory.prefault()
     if o.threats is not None:
         o.threats.prefault()
 
