@@ -46,6 +46,7 @@ else:
         return (x & -x).bit_length() - 1
 
 WIN, FAIL = 1, 0                    # as gameai.search.threats (a kernel imports no search module)
+EXACT = 0x7FFFF                     # its EXACT: a VCF failure no ply limit cut (the n field's top)
 QUIET_WIDTH = 30                    # ThreatSolver.QUIET_WIDTH and THREAT_BUDGET of gameai.search.threats,
 THREAT_BUDGET = 2_000               # which imports this module (tests check they are equal)
 NONE = -1                           #: no move (None)
@@ -53,7 +54,7 @@ NEVER = 1 << 62
 # c: counters, then limits and switches
 NODES, LEAVES, TERMINALS, INTERIOR, CUTOFFS, PROBES, HITS, TTCUTS, SELDEPTH, NEXT_CHECK, \
     EVERY, LIMIT, ABORT, VCT, POLLING, TT_SIZE, TT_COUNT, TT_GEN, QUIET, BUDGET, WALKED, \
-    R0, R1, STOP_AT, TT_MASK, TT_MAX, N_C = range(27)
+    R0, R1, STOP_AT, TT_MASK, TT_MAX, CUTS, N_C = range(28)
 REPLIES, TAIL, NEED_VCF = -1, -2, -3   #: _replies_head: what comes next
 PLY_WORDS = 6000                    #: buf words one ply may use (scan, lists, scratch)
 MULT = -7046029254386353131
@@ -121,8 +122,18 @@ def _probe(c, tt, key, att, d):
     flag, n = e & 1, (e >> 1) & 0x7FFFF
     if (flag == WIN and n <= d) or (flag == FAIL and n >= d):
         c[TTCUTS] += 1
-        return n if flag == WIN else 0
+        if flag == WIN:
+            return n
+        if n != EXACT:                  # a failure some ply limit bounded
+            c[CUTS] += 1
+        return 0
     return -1
+
+
+@jit(_nrt=False, inline="always")
+def _fail_depth(c, cuts, d):
+    """The solver's ``_fail_depth``: EXACT for a VCF subtree no ply limit cut, else d."""
+    return EXACT if c[VCT] == 0 and c[CUTS] == cuts else d
 
 
 @jit(_nrt=False)
@@ -409,6 +420,7 @@ def _attacks(G, S, d, top):
             c[TERMINALS] += 1
         else:
             c[LEAVES] += 1
+            c[CUTS] += 1                # the ply limit
         return 0, 0, 0
     if nb == 1:
         m0 = m1 = b1
@@ -455,13 +467,14 @@ def node(G, S, d, ply, top, att):
         v = _probe(c, tt, key, att, d)
         if v >= 0:
             return v
+    cuts = c[CUTS]
     if att == 1:
         val, m0, m1 = _attacks(G, S, d, top)
         if val == 1:
             _store(c, tt, key, 1, WIN, 1, buf[m0])
             return 1
         if val == 0:
-            _store(c, tt, key, 1, FAIL, d, NONE)
+            _store(c, tt, key, 1, FAIL, _fail_depth(c, cuts, d), NONE)
             return 0
     else:                               # the defender's replies (_replies)
         val, m0, m1 = _replies(G, S, d, ply, top)
@@ -471,7 +484,7 @@ def node(G, S, d, ply, top, att):
             c[R0], c[R1] = m0, m1
             return val
         if val >= 0:                    # decided here: 0 failed, else plies to the win
-            _store(c, tt, key, 0, WIN if val else FAIL, val if val else d, NONE)
+            _store(c, tt, key, 0, WIN if val else FAIL, val if val else _fail_depth(c, cuts, d), NONE)
             return val
     # the moves (attacker: one win is enough; defender: every reply must lose)
     c[INTERIOR] += 1
@@ -494,12 +507,12 @@ def node(G, S, d, ply, top, att):
                 return n + 1
         elif not n:
             c[CUTOFFS] += 1
-            _store(c, tt, key, 0, FAIL, d, NONE)
+            _store(c, tt, key, 0, FAIL, _fail_depth(c, cuts, d), NONE)
             return 0
         elif n > worst:
             worst, worst_move = n, m
     if att:
-        _store(c, tt, key, 1, FAIL, d, NONE)
+        _store(c, tt, key, 1, FAIL, _fail_depth(c, cuts, d), NONE)
         return 0
     _store(c, tt, key, 0, WIN, worst + 1, worst_move)
     return worst + 1
@@ -867,12 +880,13 @@ def threat_horizon(G, T, ply):
             stop_at = c[NODES] + budget
             c[EVERY], c[LIMIT], c[NEXT_CHECK], c[STOP_AT] = budget, stop_at, stop_at, stop_at
             for d in range(1 if plies % 2 else 2, plies + 1, 2):
+                cuts = c[CUTS]
                 n = node(G, S, np.int64(d), ply, np.int64(0), np.int64(1))
                 if c[ABORT]:
                     c[ABORT] = 0
                     n = 0
                     break
-                if n:
+                if n or (c[VCT] == 0 and c[CUTS] == cuts):
                     break
         used += c[NODES] - before
         if n:
@@ -1172,6 +1186,7 @@ class ThreatSolver:
         done = 0
         try:
             for d in range(1, max_plies + 1, 2):
+                cuts = int(c[CUTS])
                 n = int(solve_iteration(self.G, self._S, np.int64(d), np.int64(0)))
                 if c[ABORT]:
                     break
@@ -1180,6 +1195,8 @@ class ThreatSolver:
                     on_iteration(d, n)
                 if n:
                     return n, self._line(n), done
+                if not self.vct and c[CUTS] == cuts:
+                    return 0, [], max_plies     # no deeper limit can win
         finally:
             _HOOKS.pop()
             c[ABORT] = 0
@@ -1197,12 +1214,13 @@ class ThreatSolver:
             _HOOKS.append(should_stop)
         try:
             for d in limits:
+                cuts = int(c[CUTS])
                 n = int(attack(self.G, self._S, np.int64(d), np.int64(ply), np.int64(0)))
                 if c[ABORT]:
                     c[ABORT] = 0
                     self.aborted = True
                     return 0
-                if n:
+                if n or (not self.vct and c[CUTS] == cuts):
                     return n
             return 0
         finally:

@@ -102,7 +102,8 @@ def search(o, state, limits: Limits | dict | None = None, *,
     part = o.threats
     root_win = None
     if part is not None:
-        root_win = part.before_search(state, stop_by, node_limit, allowed)
+        root_win = part.before_search(state, stop_by, node_limit, allowed,
+                                      timed=deadline is not None)
         if node_limit is not None:          # its nodes come out of the search's budget
             node_limit = max(1, node_limit - part.nodes)
 

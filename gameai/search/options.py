@@ -217,9 +217,9 @@ class ThreatOptions:
     #: Gomoku/Renju threat part (gameai.search.threats): root proof, reply checks, VCF at the
     #: horizon
     threats: Any
-    #: plies of the horizon VCF (the root VCF gets three times as many)
+    #: plies of the horizon VCF (the root VCF has no ply cap)
     threat_depth: int
-    #: plies of the VCTs (root, reply checks)
+    #: plies of the VCTs (reply checks; the root's in a depth-only search)
     threat_vct_depth: int
     #: moves that make or stop threats first
     threat_order: bool

@@ -120,9 +120,9 @@ SWITCHES: tuple[Switch, ...] = (
            "proof, reply checks, VCF at the horizon", show="flag", slot="THREATS",
            packed=lambda o, p, k: o.threats is not None, group="threats", attr="Any"),
     Switch("threat_depth", Annotated[int, Range(1, 31)], 7, "plies of the horizon VCF "
-           "(the root VCF gets three times as many)", group="threats"),
+           "(the root VCF has no ply cap)", group="threats"),
     Switch("threat_vct_depth", Annotated[int, Range(1, 31)], 15, "plies of the VCTs "
-           "(root, reply checks)", group="threats"),
+           "(reply checks; the root's in a depth-only search)", group="threats"),
     Switch("threat_order", bool, False, "moves that make or stop threats first", show="flag",
            slot="THREAT_ORDER", packed=lambda o, p, k: o.threat_order and _has_threats(k),
            group="threats"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
+from ...games.gomoku_rules import EMPTY
 from ...games.protocol import fast_push
 from ..backend import compiled
 from .facts import _pass, _unpass, forced_replies, order_by_threat
@@ -20,6 +21,17 @@ VERIFY_SLICE = 0.5
 #: the share of ``threat_verify``'s time held back for the check of the move about to be
 #: played, after the alpha-beta search (which stops that much earlier)
 FINAL_SHARE = 0.5
+#: the share of a search's node or time limit the root proof (VCF, then VCT) may use: the
+#: proof grows with the budget (a fixed cap starved it: a 13-ply Renju VCT that takes
+#: 72,605 nodes was never tried at 1,000,000 nodes a move)
+ROOT_SHARE = 0.25
+
+
+def open_plies(state) -> int:
+    """The longest line a threat search could play from ``state``: one ply per empty
+    point (odd: the attacker moves last). No ply cap short of the board."""
+    board = state.board
+    return sum(1 for i in state.geo.cells if board[i] == EMPTY) | 1
 
 
 class ThreatMoves:
@@ -47,9 +59,11 @@ class ThreatMoves:
 class ThreatPart(ThreatMoves):
     """The negamax core's threat part (switch ``threats=true``; Gomoku/Renju only).
 
-    * at the root, before any alpha-beta iteration: a VCF of up to ``3 * depth`` plies,
-      then a VCT of up to ``vct_depth`` plies, each within ``root_nodes``; a proven win
-      is played at once with its line as the PV;
+    * at the root, before any alpha-beta iteration: a VCF (deepened until it wins or its
+      fours run out: no ply cap), then a VCT, within :data:`ROOT_SHARE` of the search's
+      node or time limit (a search with neither: ``root_nodes``, and the VCT up to
+      ``vct_depth`` plies; with a limit the VCT deepens until the share is used); a
+      proven win is played at once with its line as the PV;
     * after each root move (ply 1): a VCT of up to ``vct_depth`` plies for the opponent,
       within ``reply_nodes`` (once per root move and search); a root move that allows one
       is scored as lost. These checks are skipped when the opponent has no VCT even after a
@@ -153,18 +167,26 @@ class ThreatPart(ThreatMoves):
 
     # ------------------------------------------------------------ the driver's steps
     def before_search(self, state, stop_by: Callable[[float], Callable[[int], bool]],
-                      node_limit: int | None, allowed: list | None) -> tuple[int, list] | None:
+                      node_limit: int | None, allowed: list | None,
+                      timed: bool = False) -> tuple[int, list] | None:
         """The driver's step before the first iteration: a proven win at the root
-        (:meth:`root`, within half of ``node_limit`` and of the time, ``stop_by(0.5)``),
-        else each root move's reply check (:meth:`check_root_moves`, within half of what
-        is left). Returns :meth:`root`'s ``(plies, line)``, None for a finished game;
-        :attr:`nodes` says what it visited, which the driver takes from the alpha-beta
-        search's node budget."""
+        (:meth:`root`: its proof within :data:`ROOT_SHARE` of ``node_limit`` and of the
+        time, ``stop_by(ROOT_SHARE)``, the pass check within half of both), else each
+        root move's reply check (:meth:`check_root_moves`, within half of what is left).
+        ``timed``: the search has a time limit. Returns :meth:`root`'s ``(plies,
+        line)``, None for a finished game; :attr:`nodes` says what it visited, which the
+        driver takes from the alpha-beta search's node budget."""
         self.nodes = 0
         if state.result() is not None or not state.legal_moves():
             return None
+        proof: tuple[int | None, Callable[[int], bool], int]
+        if node_limit is None and not timed:    # depth only: the fixed budget bounds it
+            proof = (self.root_nodes, stop_by(0.5), self.vct_depth)
+        else:                                   # the budget decides, not a ply cap
+            proof = (None if node_limit is None else max(1, int(ROOT_SHARE * node_limit)),
+                     stop_by(ROOT_SHARE), open_plies(state))
         win = self.root(state, stop_by(0.5), None if node_limit is None else node_limit // 2,
-                        allowed)
+                        allowed, proof)
         if not win[0]:
             self.check_root_moves(state, allowed or state.legal_moves(), stop_by(0.75),
                                   None if node_limit is None else (node_limit - self.nodes) // 2)
@@ -201,14 +223,18 @@ class ThreatPart(ThreatMoves):
         return self.root_replies or {}
 
     def root(self, state, should_stop: Callable[[int], bool], node_limit: int | None = None,
-             allowed: list | None = None) -> tuple[int, list[int]]:
+             allowed: list | None = None,
+             proof: tuple[int | None, Callable[[int], bool], int] | None = None
+             ) -> tuple[int, list[int]]:
         """A proven win for the side to move at the root: ``(plies, line)`` or ``(0, [])``.
 
-        Both solvers together visit at most ``root_nodes`` (and ``node_limit``) nodes, the
-        opponent's VCT after a pass (see the class docstring) at most ``pass_nodes``
-        (and what is left of ``node_limit``);
-        ``should_stop(nodes)`` (the search's time and ``stop`` check) is asked every 256
-        nodes. A win whose first move is not in ``allowed`` (when given) is not played.
+        The proof: a VCF with no ply cap (it ends when its fours run out), then a VCT of up
+        to ``plies``, within ``(nodes, stop, plies) = proof`` together (nodes None: no node
+        cap; default: ``root_nodes`` and ``node_limit``, ``should_stop``, ``vct_depth``).
+        Then the opponent's VCT after a pass (see the class docstring), within
+        ``pass_nodes`` and what is left of ``node_limit``. ``should_stop(nodes)`` (the
+        search's time and ``stop`` check) is asked every 256 nodes. A win whose first
+        move is not in ``allowed`` (when given) is not played.
         """
         self.opponent_threat = True
         self.pass_clear = False
@@ -218,14 +244,18 @@ class ThreatPart(ThreatMoves):
         self.root_replies = None
         if not hasattr(state, "line_codes"):
             return 0, []
-        budget = self.root_nodes if node_limit is None else min(self.root_nodes, node_limit)
-        for solver, plies in ((self.vcf, 3 * self.depth), (self.vct, self.vct_depth)):
-            left = budget - self.nodes
-            if left <= 0:
+        if proof is None:
+            proof = (self.root_nodes if node_limit is None else min(self.root_nodes, node_limit),
+                     should_stop, self.vct_depth)
+        budget, stop, vct_plies = proof
+        for solver, plies in ((self.vcf, open_plies(state)), (self.vct, vct_plies)):
+            left = None if budget is None else budget - self.nodes
+            if left is not None and left <= 0 or stop(0):
                 break
             solver.reset_counters()
-            n, line, _ = solver.solve(state, plies, lambda k: k >= left or should_stop(k),
-                                      None, 256, left)
+            cap = left
+            n, line, _ = solver.solve(state, plies, stop if cap is None else
+                                      (lambda k: k >= cap or stop(k)), None, 256, cap)
             self.nodes += solver.nodes
             if n and line and (allowed is None or line[0] in allowed):
                 # the PV to the five (as the vcf/vct searchers'; the nodes stay the proof's)

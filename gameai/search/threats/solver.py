@@ -43,7 +43,11 @@ depth*; it is not a proof that the position is not won.
 Iterative deepening over the ply limit (1, 3, 5, ...) makes the first win found a
 shortest one in the threat space. A transposition table on the game's Zobrist key holds
 proven wins (with their length and move) and failures (with the depth searched), per
-mode and node type; the winning line is read back from it.
+mode and node type; the winning line is read back from it. A VCF failure whose subtree
+no ply limit cut (no leaf at the limit, no depth-bounded failure read from the table) is
+stored as failing at every depth (:data:`EXACT`): the fours run out, so no deeper
+iteration can win, and :meth:`ThreatSolver.solve` stops deepening there. A VCF
+therefore needs no ply cap: its own tree ends it.
 
 Threats are read from the game's base-3 line codes through the memoised tables of
 :mod:`gameai.games.gomoku_lines` (no board walks, no per-node objects).
@@ -67,6 +71,9 @@ from ...games.protocol import fast_push
 from .facts import _UNSET, _pass, _unpass, scan
 
 WIN, FAIL = 1, 0
+#: the depth stored with a VCF failure that no ply limit cut: no win at any depth (a VCF
+#: tree is finite, so iterative deepening stops there; the compiled TT's 19-bit field)
+EXACT = 0x7FFFF
 
 class _Abort(Exception):
     pass
@@ -94,6 +101,9 @@ class ThreatSolver:
         self.threat_vcf: ThreatSolver | None = \
             ThreatSolver(vct=False, tt_size=tt_size) if vct else None
         self.aborted = False                     # did the last win_within give up?
+        #: ply-limit cuts so far (leaves at the limit, depth-bounded failures read from
+        #: the TT): a failure whose subtree added none is exact (:data:`EXACT`)
+        self.cuts = 0
         self.reset_counters()
 
     def clear(self) -> None:
@@ -381,8 +391,17 @@ class ThreatSolver:
         self.hits += 1
         if (e[0] == WIN and e[1] <= d) or (e[0] == FAIL and e[1] >= d):
             self.ttcuts += 1
-            return e[1] if e[0] == WIN else 0
+            if e[0] == WIN:
+                return e[1]
+            if e[1] != EXACT:                   # a failure some ply limit bounded
+                self.cuts += 1
+            return 0
         return None
+
+    def _fail_depth(self, cuts: int, d: int) -> int:
+        """The depth to store with a failure at a node entered when :attr:`cuts` was
+        ``cuts``: :data:`EXACT` for a VCF subtree no ply limit cut, else ``d``."""
+        return EXACT if not self.vct and self.cuts == cuts else d
 
     def _store(self, k: int, flag: int, n: int, move) -> None:
         tt = self.tt
@@ -398,6 +417,7 @@ class ThreatSolver:
         v = self._probe(k, d)
         if v is not None:
             return v
+        cuts = self.cuts
         scan = self._scan()
         five = self._points(scan, a, 0)
         if five:
@@ -410,7 +430,8 @@ class ThreatSolver:
                 self.terminals += 1
             else:
                 self.leaves += 1
-            self._store(k, FAIL, d, None)
+                self.cuts += 1                  # the ply limit
+            self._store(k, FAIL, self._fail_depth(cuts, d), None)
             return 0
         if block:
             moves = [m for m in block if self._legal(a, m)]
@@ -425,7 +446,7 @@ class ThreatSolver:
                 moves += [m for m in self._quiet_threats(a, fours, threes) if self._legal(a, m)]
         if not moves:
             self.leaves += 1
-            self._store(k, FAIL, d, None)
+            self._store(k, FAIL, self._fail_depth(cuts, d), None)
             return 0
         self.interior += 1
         push, pop = fast_push(s), s.pop
@@ -440,7 +461,7 @@ class ThreatSolver:
                 self.cutoffs += 1
                 self._store(k, WIN, n + 1, m)
                 return n + 1
-        self._store(k, FAIL, d, None)
+        self._store(k, FAIL, self._fail_depth(cuts, d), None)
         return 0
 
     def _defend(self, d: int, ply: int) -> int:
@@ -452,9 +473,10 @@ class ThreatSolver:
         v = self._probe(k, d)
         if v is not None:
             return v
+        cuts = self.cuts
         replies = self._replies(d, ply)
         if replies.__class__ is int:            # decided here: 0 failed, else plies to the win
-            self._store(k, WIN if replies else FAIL, replies or d, None)
+            self._store(k, WIN if replies else FAIL, replies or self._fail_depth(cuts, d), None)
             return replies
         self.interior += 1
         push, pop = fast_push(s), s.pop
@@ -468,7 +490,7 @@ class ThreatSolver:
                 pop()
             if not n:
                 self.cutoffs += 1
-                self._store(k, FAIL, d, None)
+                self._store(k, FAIL, self._fail_depth(cuts, d), None)
                 return 0
             if n > worst:
                 worst, worst_move = n, m
@@ -591,7 +613,8 @@ class ThreatSolver:
         """Prove a win for the side to move within ``max_plies``: ``(plies, line, last depth)``.
 
         ``plies`` is 0 when no win was proven (the line is then empty); ``last depth`` is
-        the deepest ply limit completed. ``state`` is left as it was, also on abort.
+        the deepest ply limit completed (``max_plies`` when a VCF failed with no ply-limit
+        cut: it fails at every depth). ``state`` is left as it was, also on abort.
         """
         self._bind(state)
         self._should_stop = should_stop or (lambda n: False)
@@ -603,12 +626,15 @@ class ThreatSolver:
         try:
             for d in range(1, max_plies + 1, 2):
                 self._count(0)                  # the root, visited once per iteration
+                cuts = self.cuts
                 n = self._attack(d, 0)
                 done = d
                 if on_iteration is not None:
                     on_iteration(d, n)
                 if n:
                     return n, self._line(state, n), done
+                if self._fail_depth(cuts, d) == EXACT:
+                    return 0, [], max_plies     # no deeper limit can win
         except _Abort:
             while len(state.move_stack) > base:
                 state.pop()
@@ -620,7 +646,8 @@ class ThreatSolver:
         searches; with ``budget`` it gives up (0) after that many nodes, with
         ``should_stop`` (asked every 256 nodes: a search's clock) when it says so, and
         :attr:`aborted` tells whether it gave up; ``deepen`` tries the limits 1, 3, ...
-        first (short wins cheaply, before a deep search runs out)."""
+        first (short wins cheaply, before a deep search runs out) and stops at a VCF
+        failure no ply limit cut."""
         self._bind(state)
         self.aborted = False
         limits = range(1 if max_plies % 2 else 2, max_plies + 1, 2) if deepen else (max_plies,)
@@ -629,8 +656,9 @@ class ThreatSolver:
             self._every, self._limit = 1 << 62, None
             self._next_check = 1 << 62
             for d in limits:
+                cuts = self.cuts
                 n = self._attack(d, ply)
-                if n:
+                if n or self._fail_depth(cuts, d) == EXACT:
                     return n
             return 0
         stop_at = None if budget is None else self.nodes + budget
@@ -647,8 +675,9 @@ class ThreatSolver:
         base = len(state.move_stack)
         try:
             for d in limits:
+                cuts = self.cuts
                 n = self._attack(d, ply)
-                if n:
+                if n or self._fail_depth(cuts, d) == EXACT:
                     return n
             return 0
         except _Abort:
