@@ -44,8 +44,10 @@ class Backend(Protocol):
         """SpecError for a nominal depth the compiled core cannot run exactly."""
         ...
 
-    def warm_up(self, o: Any, state: Any, ev: Any, timed: bool = False) -> None:
-        """Compile or load ``state``'s core before a search's clock starts."""
+    def warm_up(self, o: Any, state: Any, ev: Any, timed: bool = False) -> float:
+        """Compile or load ``state``'s core (``timed``: and fault in the searcher's
+        tables); returns the seconds spent compiling from source, which a search does not
+        charge to its clock (loading and faulting in it does)."""
         ...
 
     def search_class(self) -> type:

@@ -76,10 +76,12 @@ def search(o, state, limits: Limits | dict | None = None, *,
         raise SpecError(f"search depth must be an integer in [1, {MAX_DEPTH}], got {max_depth!r}")
     allowed = allowed_root_moves(state, root_moves)
     timed = time_limit is not None or soft_time is not None or stop is not None
-    # 2. prepare
-    if o._compiled is not None:
-        o._compiled.warm_up(o, state, o.evaluator(state), timed=timed)
+    # 2. prepare: the clock starts now, so a first search ends within its limit too
+    # (loading kernels and faulting in tables are charged; compiling from source is not,
+    # and ``Searcher.prepare`` does all of it ahead of the clock)
     t0 = time.perf_counter()
+    if o._compiled is not None:
+        t0 += o._compiled.warm_up(o, state, o.evaluator(state), timed=timed)
     deadline = t0 + time_limit if time_limit else None
     soft_deadline = t0 + soft_time if soft_time else None
     # the alpha-beta search's own deadline: earlier than ``deadline`` when the part

@@ -152,8 +152,11 @@ class Searcher(Options):
         engine's ``go nodes``). ``root_moves``: only these
         moves are searched at the root (UCI ``searchmoves``; illegal ones are ignored,
         none legal is a ``SpecError``). With ``threats`` and a node or time limit, the root
-        threat search uses at most half of the limit, the root moves' reply checks at most
-        half of the rest, and the alpha-beta search (its horizon VCFs included) what is left.
+        proof uses at most a quarter of the limit and the root threat searches together at
+        most half, the root moves' reply checks at most half of the rest, and the alpha-beta
+        search (its horizon VCFs included) what is left. A timed search's clock starts
+        before its warm-up (:meth:`prepare` does that ahead), so a first search ends within
+        its limit too.
         With ``threats`` and a time limit, each iteration's move gets a longer check against
         an opponent VCT (:meth:`~gameai.search.threats.ThreatPart.refutes`); a refuted move
         is scored lost and the iteration runs again. The checks together take at most the

@@ -1,5 +1,7 @@
-"""backend=compiled compiles before a search's clock starts, on throwaway memories."""
+"""backend=compiled compiles on throwaway memories, off a search's clock; a timed search
+not prepared loads and faults in on its own clock and still ends within its limit."""
 import os
+import time
 
 import numpy as np
 import pytest
@@ -45,7 +47,7 @@ def test_touch_faults_in_every_page_and_changes_no_value():
         touch(a[::2])
 
 
-def test_a_timed_search_faults_in_its_tables_before_its_clock_and_an_untimed_one_does_not():
+def test_a_timed_search_faults_in_its_tables_and_an_untimed_one_does_not():
     s = gameai.load_game("gomoku", size=9, moves="e5 a1 f5")
     spec = "negascout(tt=true,id=true,threats=true,backend=compiled,{})"
     untimed = gameai.make_searcher(spec.format("depth=2"))
@@ -60,3 +62,32 @@ def test_a_timed_search_faults_in_its_tables_before_its_clock_and_an_untimed_one
     vct = gameai.make_searcher("vct(depth=3,time=0.05,backend=compiled)")
     vct.search(s)
     assert vct.solver.arena.touched
+
+
+def test_compile_seconds_counts_compiling_from_source_only():
+    import numba
+    from gameai.compiled.backend import compile_seconds
+
+    @numba.njit(cache=False)
+    def plus_one(x):
+        return x + 1
+    with compile_seconds() as first:
+        plus_one(1)
+    with compile_seconds() as again:
+        plus_one(2)
+    assert first[0] > 0 and again[0] == 0
+
+
+@pytest.mark.parametrize("limit", [0.3, 1.0])
+def test_a_first_timed_search_ends_within_its_limit_warm_up_included(limit):
+    """A searcher never prepared loads its core and faults in its tables (the strong Renju
+    player's: tens of MB) on its own clock, and still ends within 5% of its limit."""
+    s = gameai.load_game("renju", moves="h8 i10 f9 j11 h7")
+    spec = f"strong(time={limit})"
+    gameai.make_searcher(spec, game="renju").prepare(s)   # compiled once (a cold cache: minutes)
+    fresh = gameai.make_searcher(spec, game="renju")
+    start = time.perf_counter()
+    r = fresh.search(s)
+    wall = time.perf_counter() - start
+    assert r.move in s.legal_moves() and fresh.tt.touched    # the warm-up ran in that time
+    assert r.stats.time_s <= 1.05 * limit and wall <= 1.05 * limit, (wall, r.stats.time_s)
