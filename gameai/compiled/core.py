@@ -395,11 +395,17 @@ def negamax(G, E, S, depth, alpha, beta, ply, top, cut):
         if game.HAS_NOISY and c[NOISY]:
             return qsearch(G, E, S, alpha, beta, ply, c[QDEPTH], top)
         if HAS_THREATS and c[THREATS]:      # a proven VCF beyond the horizon
-            n, used = _threat_horizon(G, T, ply)
+            n, used, block = _threat_horizon(G, T, ply)
             c[NODES] += used                # its nodes count against the node limit
             c[THREAT_NODES] += used
-            if n:
-                return MATE - (ply + n)
+            if n:                           # won (n > 0) or lost (n < 0) in |n| plies
+                return MATE - (ply + n) if n > 0 else ply - n - MATE
+            if block >= 0:                  # facing a four: the value after the block
+                game.push(G, block)
+                c[LEAVES] += 1
+                v = -_evaluate(G, E, c)
+                game.pop(G)
+                return v
         c[LEAVES] += 1
         return _evaluate(G, E, c)
     # 3. mate-distance pruning: no line from here can beat a mate found nearer the root

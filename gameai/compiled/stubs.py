@@ -55,7 +55,7 @@ def mvv_lva(G, m):
 
 @jit
 def threat_horizon(G, T, ply):
-    return 0, 0
+    return 0, 0, -1
 
 
 @jit

@@ -845,6 +845,7 @@ def new_fours(G, S, colour, p, placed):
 A_MEMO, A_MEMO_LEN, A_LINES, A_CELLS, A_HBUF, A_HBUF_LEN, A_SCORE, A_NH, A_H = range(9)
 HDR = 32
 H_WORDS = 7                         #: per horizon solver: c, tt, tt length, c2, tt2, plies, budget
+A_DEFEND = HDR - 1                  #: ThreatPart.defend: facing a four, the opponent's VCF after the block
 LINE_WORDS = 2 * 160                #: >= 2 * lines of the largest board
 HBUF_PLIES = 40                     #: the horizon's threat searches: plies the stack holds
 
@@ -861,8 +862,9 @@ def _views(T, base):
 
 @jit
 def threat_horizon(G, T, ply):
-    """``ThreatPart.horizon``: plies to a proven VCF (or VCT) win for the side to move,
-    or 0, and the threat nodes it took: ``win_within(state, plies, ply)`` of each
+    """``ThreatPart.horizon``: plies to a proven VCF (or VCT) win for the side to move
+    (with the defence, minus the plies to a loss), or 0, the threat nodes it took and the
+    forced block (``ThreatPart.block``; NONE: none): ``win_within(state, plies, ply)`` of each
     horizon solver in turn (the arena's header lists them) until one proves a win."""
     n = 0
     used = 0
@@ -890,8 +892,28 @@ def threat_horizon(G, T, ply):
                     break
         used += c[NODES] - before
         if n:
-            break
-    return n, used
+            return n, used, NONE
+    if T[A_DEFEND]:                     # ThreatPart._defended, with the first (VCF) solver
+        S = _views(T, A_H)
+        c = S[0]
+        g = G[0]
+        me = g[H + NPLACED] & 1
+        s1, f1 = four_points(G, S, 1 - me, np.int64(0), np.int64(0))
+        if f1 > s1:
+            block = S[3][s1]
+            if f1 - s1 > 1 or not _legal(g, me, block):
+                return -2, used, NONE
+            before = c[NODES]
+            c[POLLING], c[ABORT] = 0, 0
+            c[EVERY], c[LIMIT], c[NEXT_CHECK], c[STOP_AT] = NEVER, -1, NEVER, -1
+            push(G, block)
+            k = node(G, S, T[A_H + 5], ply + 1, f1, np.int64(1))
+            pop(G)
+            used += 1 + c[NODES] - before
+            if k:
+                return -(k + 1), used, NONE
+            return 0, used, block
+    return 0, used, NONE
 
 
 #: threat_scores' weights: (the side to move's?, fact kind) as in gameai.search.threats._ORDER
@@ -1056,11 +1078,12 @@ class Arena:
             self._size = geo.size
         return self.lines
 
-    def horizon(self, solvers) -> None:
+    def horizon(self, solvers, defend: bool = False) -> None:
         """Run ``solvers`` (``(solver, plies, node budget)``, solvers of this arena; budget 0:
-        none) at the horizon."""
+        none) at the horizon; ``defend``: then the first one's defence against a four."""
         T = self.T
         T[A_NH] = len(solvers)
+        T[A_DEFEND] = int(defend)
         for j, (sv, plies, budget) in enumerate(solvers):
             if sv.arena is not self:
                 raise SpecError("threat horizon: the solvers must share one arena")

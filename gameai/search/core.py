@@ -297,8 +297,15 @@ def _build(run: Search, o, state, ev, stop_check, node_limit, every) -> None:
                 before = threat.nodes
                 n = threat.horizon(state, ply)
                 nodes += threat.nodes - before   # its nodes count against the node limit
-                if n:
-                    return MATE - (ply + n)
+                if n:                           # won (n > 0) or lost (n < 0) in |n| plies
+                    return MATE - (ply + n) if n > 0 else ply - n - MATE
+                if threat.block is not None:    # facing a four: the value after the block
+                    push(threat.block)
+                    try:
+                        leaves += 1
+                        return -ev(state)
+                    finally:
+                        pop()
             leaves += 1
             return ev(state)
         # 3. mate-distance pruning: no line from here can beat a mate found nearer the root

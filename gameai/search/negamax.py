@@ -91,7 +91,8 @@ class Searcher(Options):
                 self.threats = self.threat_moves = PARTS.factory("threats")(
                     self.threat_depth, self.threat_vct_depth, effort=self.threat_effort,
                     horizon_vct=self.threat_horizon_vct,
-                    horizon_nodes=self.threat_horizon_nodes, backend=self.backend)
+                    horizon_nodes=self.threat_horizon_nodes, backend=self.backend,
+                    defend=self.threat_defend)
             else:
                 self.threat_moves = PARTS.factory("threat_moves")()
         # the memories (gameai.search.memories), each made from its declaration: on this

@@ -79,6 +79,7 @@ class ThreatKeywords(TypedDict, total=False):
     threat_order: bool
     threat_forced: bool
     threat_effort: int
+    threat_defend: bool
     threat_horizon_vct: int
     threat_horizon_nodes: int
     threat_verify: float
@@ -227,6 +228,8 @@ class ThreatOptions:
     threat_forced: bool
     #: multiplies the threat checks' node budgets
     threat_effort: int
+    #: at the horizon, facing a four: the block, then the opponent's VCF (a loss if proven)
+    threat_defend: bool
     #: plies of a VCT at the horizon after the VCF (0: none)
     threat_horizon_vct: int
     #: that VCT's node budget per horizon node (0: none)

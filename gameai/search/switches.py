@@ -131,6 +131,8 @@ SWITCHES: tuple[Switch, ...] = (
            group="threats"),
     Switch("threat_effort", Annotated[int, Range(1, 1000)], 1, "multiplies the threat "
            "checks' node budgets", group="threats"),
+    Switch("threat_defend", bool, False, "at the horizon, facing a four: the block, then "
+           "the opponent's VCF (a loss if proven)", show="flag", group="threats"),
     Switch("threat_horizon_vct", Annotated[int, Range(0, 31)], 0, "plies of a VCT at the "
            "horizon after the VCF (0: none)", group="threats"),
     Switch("threat_horizon_nodes", Annotated[int, Range(0, 10 ** 9)], 0, "that VCT's node "

@@ -226,10 +226,12 @@ def ab_pair(spec, rule, moves, limits=None):
     "negascout(depth=3,tt=true,history=true,threats=true,threat_order=true,threat_forced=true",
     "negascout(depth=3,tt=true,history=true,threats=true,threat_order=true,threat_forced=true,"
     "threat_depth=3",
+    "negascout(depth=4,tt=true,history=true,id=true,threats=true,threat_order=true,"
+    "threat_forced=true,threat_depth=3,threat_defend=true",
 ])
 def test_threat_parts_in_alpha_beta_same_search(compiled, rule, position, spec):
     """threats (root, root-move reply checks, horizon VCF and VCT, with and without a node
-    budget), threat_order and threat_forced on both cores: the same move, value, PV and
+    budget, the horizon's defence against a four), threat_order and threat_forced on both cores: the same move, value, PV and
     counters, threat nodes included."""
     r = ab_pair(spec, rule, POSITIONS[position])
     assert ("threats" not in spec) or r.stats.threat_nodes > 0

@@ -83,7 +83,14 @@ class ThreatPart(ThreatMoves):
       search runs again (at most ``verify_rounds`` moves per search);
     * at the horizon, before the static evaluation: a VCF of up to ``depth`` plies for
       the side to move; a proven win is scored ``MATE - (ply + its plies)``, so the
-      alpha-beta tree sees wins (and, one ply up, losses) beyond its nominal depth.
+      alpha-beta tree sees wins (and, one ply up, losses) beyond its nominal depth. With
+      ``defend`` (switch ``threat_defend``), when that fails and the side to move faces a
+      four: the forced block, then the opponent's VCF of up to ``depth`` plies; a proven
+      one is scored lost at the horizon itself (Rapfi's ``vcfdefend`` after
+      ``vcfsearch``: the quiescence of both sides' fours; two five-points to stop, or a
+      block forbidden to Black, lose at once); an unproven one leaves the position after
+      the block to the static evaluation (so a double four on one five-point is one
+      block, not a lost position).
 
     Both keep their transposition tables for the whole game (positions, not paths, decide
     a threat proof). ``nodes`` counts the threat searches' own nodes (the search reports
@@ -104,8 +111,9 @@ class ThreatPart(ThreatMoves):
                  horizon_vct: int = 0, reply_nodes: int = 6_000, pass_nodes: int = 4_000,
                  verify_nodes: int = 50_000, verify_rounds: int = 4,
                  solver: Callable[..., Any] | None = None, effort: int = 1,
-                 horizon_nodes: int = 0, backend: str = "python") -> None:
+                 horizon_nodes: int = 0, backend: str = "python", defend: bool = False) -> None:
         self.depth, self.vct_depth = depth, vct_depth
+        self.defend = defend
         #: ``effort`` multiplies every node budget (a faster solver affords more)
         self.root_nodes, self.reply_nodes, self.pass_nodes = \
             effort * root_nodes, effort * reply_nodes, effort * pass_nodes
@@ -147,7 +155,7 @@ class ThreatPart(ThreatMoves):
         arena = self.vcf.arena
         for sv, _plies, _budget in self.at_horizon:      # the TTs belong to this rule and size
             sv._bind(state)
-        arena.horizon(self.at_horizon)
+        arena.horizon(self.at_horizon, self.defend)
         arena.bind(state.geo)
         return arena.T
 
@@ -380,13 +388,42 @@ class ThreatPart(ThreatMoves):
 
     def horizon(self, state, ply: int) -> int:
         """Plies to a proven VCF (or, with ``horizon_vct``, VCT) win for the side to move
-        at a horizon node, or 0."""
+        at a horizon node; with ``defend``, minus the plies to the opponent's proven VCF
+        after the block of its four; else 0. With ``defend``, :attr:`block` is then the
+        forced block when there is one (the core evaluates the position after it)."""
         n = 0
+        self.block = None
         for sv, plies, budget in self.at_horizon:
             before = sv.nodes
             n = sv.win_within(state, plies, ply, budget or None, bool(budget))
             self.nodes += sv.nodes - before
             if n:
-                break
-        return n
+                return n
+        return -self._defended(state, ply) if self.defend else 0
 
+    #: the forced block found by the last :meth:`horizon` (None: the side to move faces no four)
+    block: int | None = None
+
+    def _defended(self, state, ply: int) -> int:
+        """The side to move faces a four: plies to the opponent's forced win after the
+        block (the block, then its VCF of up to ``depth`` plies; 2: no block stops it),
+        else 0, with :attr:`block` set to the block. Its position counts as one threat
+        node."""
+        sv = self.vcf
+        me = state.to_move
+        fives = sv.points(state, 1 - me, 0)
+        if not fives:
+            return 0
+        if len(fives) > 1 or not sv._legal(me, fives[0]):
+            return 2
+        before = sv.nodes
+        fast_push(state)(fives[0])
+        try:
+            n = sv.win_within(state, self.depth, ply + 1)
+        finally:
+            state.pop()
+        self.nodes += 1 + sv.nodes - before
+        if n:
+            return n + 1
+        self.block = fives[0]
+        return 0
