@@ -20,17 +20,22 @@ KERNELS = {"xiangqi": "xiangqi", "gomoku": "gomoku", "renju": "gomoku",
            "synthetic": "synthetic", "tictactoe": "tictactoe"}
 
 
-#: game name -> the module (in this package) of the kernel evaluators its own core does not
-#: know: ``form(ev, state)`` gives ``(function, data)`` for the evaluators it ports
-#: (``xiangqi.tuned``, ``gomoku.tuned``), else None (:mod:`gameai.compiled.evaluator`)
-FORMS = {"xiangqi": "xiangqi_tuned", "gomoku": "gomoku_tuned", "renju": "gomoku_tuned"}
+#: game name -> the modules (in this package) of the kernel evaluators its own core does not
+#: know: ``form(ev, state)`` gives ``(function, data)`` for the evaluator it ports
+#: (``xiangqi.tuned``, ``gomoku.tuned``, ``gomoku.forks``), else None
+#: (:mod:`gameai.compiled.evaluator`)
+FORMS = {"xiangqi": ("xiangqi_tuned",), "gomoku": ("gomoku_tuned", "gomoku_forks"),
+         "renju": ("gomoku_tuned", "gomoku_forks")}
 
 
 def builtin_form(ev, state) -> tuple | None:
     """The kernel evaluator and data of a built-in evaluator ported to ``state``'s kernel
     outside its core (:data:`FORMS`), or None."""
-    mod = FORMS.get(getattr(state, "name", None))
-    return None if mod is None else importlib.import_module(f"{__name__}.{mod}").form(ev, state)
+    for mod in FORMS.get(getattr(state, "name", None), ()):
+        made = importlib.import_module(f"{__name__}.{mod}").form(ev, state)
+        if made is not None:
+            return made
+    return None
 
 
 def kernel_for(state) -> ModuleType | None:

@@ -12,4 +12,5 @@ EVALUATORS.register("zero", "gameai.evaluators.basic:Zero", "0 for every non-ter
 EVALUATORS.register("tictactoe.zero", "gameai.evaluators.basic:Zero",
                     "0 for every non-terminal position (exact search to the end)")
 EVALUATORS.register("xiangqi.tuned", "gameai.evaluators.xiangqi_tuned:XiangqiTuned", "Xiangqi PST + mobility, king safety, coordination, pawn terms; weights=FILE from gameai tune (default = xiangqi.pst); Python backend")
-EVALUATORS.register("gomoku.tuned", "gameai.evaluators.gomoku_tuned:GomokuTuned", "gomoku.patterns table per side to move + combinations (double three, four-three) + tempo; weights=FILE from gameai tune (default = gomoku.patterns); Python backend")
+EVALUATORS.register("gomoku.tuned", "gameai.evaluators.gomoku_tuned:GomokuTuned", "gomoku.patterns table per side to move + combinations (double three, four-three) + tempo; weights=FILE from gameai tune (default = gomoku.patterns); both backends")
+EVALUATORS.register("gomoku.forks", "gameai.evaluators.gomoku_forks:GomokuForks", "gomoku.tuned + per empty point the combination of its four lines (double four, four-three, double three, four, three) for both sides; weights=FILE from gameai tune (default = gomoku.patterns); both backends")
