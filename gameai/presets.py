@@ -43,9 +43,11 @@ _XQ = ("negascout(time=1,id=true,tt=true,tt_size=4194304,history=true,killers=tr
        "aspiration=true,quiescence=true,evasions=true,mvv_lva=true,see=true,delta=true,"
        "nullmove=true,null_adaptive=true,lmr=true,futility=true,reverse_futility=true,"
        "check_ext=true,mate_distance=true,repetition=true,backend=compiled)")
-#: T: NegaScout with VCF/VCT threat search, compiled, 2 s a move (the same for both rules).
+#: T: NegaScout with VCF/VCT threat search, compiled, 2 s a move; since 2026-12-08 it
+#: evaluates with gomoku.forks and the weights tuned for its rule (shipped with the
+#: package: docs/notes/tuning.md), after equal-node SPRTs [0, 15] accepted them.
 _T = ("negascout(time=2.0,tt=true,history=true,id=true,threats=true,threat_order=true,"
-      "threat_forced=true,threat_depth=3,backend=compiled)")
+      "threat_forced=true,threat_depth=3,backend=compiled,eval=\"gomoku.forks(weights={})\")")
 #: The plain comparison player: alpha-beta without enhancements, Python backend.
 _PLAIN = "alphabeta(depth=3,backend=python)"
 
@@ -61,14 +63,18 @@ PRESETS: tuple[Preset, ...] = (
            "the adaptive null move after an equal-node SPRT [0, 15] at 8,000 nodes a move "
            "accepted theirs (+56 +- 32 Elo, 286 games; 2026-12-07); "
            "docs/notes/xiangqi-strength.md"),
-    Preset("strong", "gomoku", _T,
+    Preset("strong", "gomoku", _T.format("gomoku-forks"),
            "T, NegaScout with VCF/VCT threat search on the compiled backend at 2 s a move: "
-           "88.7% (645.5 of 728 points) against the same search without threats; measured "
-           "in docs/notes/threat-player.md (2026-12-03)"),
-    Preset("strong", "renju", _T,
+           "88.7% (645.5 of 728 points) against the same search without threats "
+           "(docs/notes/threat-player.md, 2026-12-03); gomoku.forks with tuned weights "
+           "after an equal-node SPRT [0, 15] at 5,000 nodes accepted them (+70 +- 36 Elo, "
+           "210 games; docs/notes/tuning.md, 2026-12-08)"),
+    Preset("strong", "renju", _T.format("renju-forks"),
            "T, NegaScout with VCF/VCT threat search on the compiled backend at 2 s a move: "
-           "84.1% (525 of 624 games) against the same search without threats; measured in "
-           "docs/notes/threat-player.md (2026-12-03)"),
+           "84.1% (525 of 624 games) against the same search without threats "
+           "(docs/notes/threat-player.md, 2026-12-03); gomoku.forks with tuned weights "
+           "after an equal-node SPRT [0, 15] at 5,000 nodes accepted them (+49 +- 29 Elo, "
+           "416 games; docs/notes/tuning.md, 2026-12-08)"),
     *(Preset("plain", game, _PLAIN, _PLAIN_DOC) for game in ("xiangqi", "gomoku", "renju")),
 )
 

@@ -3,13 +3,11 @@
 A line-pattern sum sees each line alone, so it cannot tell a position where an open
 three and a four meet on one empty point (a four-three: a win in two moves) from one
 where they lie apart. Strong programs score each empty point by the combination of the
-four lines through it (Rapfi's ``Pattern4``, in the design of Gomocup engines since
-Tagaya's "pattern 4"). Here, per colour and per empty point, the line facts of
-:mod:`gameai.games.gomoku_lines` (five-points, four-points, straight-four points and
-three-points) are read in the four directions and combined into one kind. On a line
+four lines through it (Rapfi's ``Pattern4``, ``Rapfi/core/types.h``). Here, per colour
+and per empty point, the line facts of :mod:`gameai.games.gomoku_lines` (five-points,
+four-points, straight-four points and three-points) are read in the four directions and combined into one kind. On a line
 where a colour already has a five-point only that point counts for it (the opponent must
 block there; ``gomoku_lines`` counts every point near such a four as a four-point).
-
 
 * ``double_four_point``: a straight four on one line, or fours on two lines;
 * ``four_three_point``: a four on one line and an open three on another;
@@ -19,10 +17,11 @@ block there; ``gomoku_lines`` counts every point near such a four as a four-poin
 
 Features (side to move ``me`` against ``op``): ``gomoku.tuned``'s, then the number of
 points of each kind for ``me`` and for ``op``. A point Renju forbids Black (judged by
-:func:`gameai.games.gomoku_rules.forbidden_at`) counts as nothing. The decided cases are rules: a five on the board wins or loses; a
-point where ``me`` makes five wins next move; two distinct points where ``op`` makes five
-cannot both be stopped. With no weights file the new weights are 0, so it equals
-``gomoku.patterns`` (tested). ``backend=compiled`` runs the same values
+:func:`gameai.games.gomoku_rules.forbidden_at`) counts as nothing. The decided cases are
+rules: a five on the board wins or loses; a point where ``me`` makes five wins next
+move; two distinct points where ``op`` makes five cannot both be stopped (two fours
+completed on one point are one threat). With no weights file the new weights are 0, so
+it equals ``gomoku.patterns`` (tested). ``backend=compiled`` runs the same values
 (:mod:`gameai.compiled.gomoku_forks`).
 """
 from __future__ import annotations

@@ -18,17 +18,39 @@ from ..errors import SpecError
 
 #: ``format`` field of every weights file (bumped if the layout ever changes)
 WEIGHTS_FORMAT = "gameai.tuned-weights/1"
+#: weights files shipped with the package, named without folder or suffix
+#: (``weights=gomoku-forks``); the presets use them, so they work from any folder
+SHIPPED = Path(__file__).parent / "weights"
+
+
+def shipped_weights() -> list[str]:
+    """The names of the weights files shipped with the package."""
+    return sorted(p.stem for p in SHIPPED.glob("*.json"))
+
+
+def resolve_weights(name: str | Path) -> Path:
+    """A weights file's path: a bare name (no folder, no ``.json``) is a shipped file."""
+    p = Path(name)
+    if p.suffix or len(p.parts) != 1:
+        return p
+    if (SHIPPED / f"{p}.json").is_file():
+        return SHIPPED / f"{p}.json"
+    if p.is_file():
+        return p
+    raise SpecError(f"weights {str(name)!r}: no such file, nor a weights file shipped with "
+                    f"gameai (shipped: {', '.join(shipped_weights()) or 'none'})")
 
 
 def read_weights(path: str | Path, evaluator: str, features: Sequence[str],
                  limit: float = math.inf) -> dict[str, float]:
-    """The ``{feature: weight}`` of a weights file made for ``evaluator``.
+    """The ``{feature: weight}`` of a weights file made for ``evaluator`` (a path, or the
+    name of a shipped file: :func:`resolve_weights`).
 
     Features missing from the file keep their defaults (the caller's); a file for another
     evaluator, an unknown feature, a non-number, a weight beyond ``±limit`` or an
     unreadable file is a SpecError naming the file, because a spec must never run with
     weights it did not ask for (a huge weight would otherwise be clamped in silence)."""
-    p = Path(path)
+    p = resolve_weights(path)
     if not p.is_file():
         raise SpecError(f"{evaluator}: weights file {p} does not exist (or is not a file)")
     try:

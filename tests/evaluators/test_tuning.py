@@ -278,3 +278,18 @@ def test_a_weight_too_large_for_the_score_range_is_refused_not_clamped(tmp_path,
     ok = tmp_path / "ok.json"                              # a large but usable weight loads
     ok.write_text(json.dumps(weights_document("gomoku.tuned", "gomoku", ["me_five"], [5e6])))
     assert make_evaluator(f"gomoku.tuned(weights={ok})").weight_map()["me_five"] == 5e6
+
+
+def test_shipped_weights_load_by_name_and_are_the_committed_tuning_results():
+    from pathlib import Path
+
+    from gameai.evaluators.linear import SHIPPED, shipped_weights
+    assert {"gomoku-forks", "renju-forks"} <= set(shipped_weights())
+    results = Path(__file__).resolve().parents[2] / "results" / "tuning"
+    for name, rule in (("gomoku-forks", "gomoku"), ("renju-forks", "renju")):
+        assert (SHIPPED / f"{name}.json").read_bytes() == (results / f"{rule}-forks-5k.json").read_bytes()
+        ev = make_evaluator(f"gomoku.forks(weights={name})")
+        doc = json.loads((SHIPPED / f"{name}.json").read_text())
+        assert ev.weight_map() == pytest.approx(doc["weights"]) and doc["game"] == rule
+    with pytest.raises(SpecError, match="shipped: .*gomoku-forks"):
+        make_evaluator("gomoku.forks(weights=no-such-weights)")

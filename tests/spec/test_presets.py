@@ -11,7 +11,8 @@ from gameai.presets import PRESETS, preset_names, presets_for
 from gameai.registry import PLAYERS, SEARCHERS, resolve_preset
 
 T = ("negascout(time=2.0,tt=true,history=true,id=true,threats=true,threat_order=true,"
-     "threat_forced=true,threat_depth=3,backend=compiled)")
+     "threat_forced=true,threat_depth=3,backend=compiled,eval=\"gomoku.forks(weights={})\")")
+T_GOMOKU, T_RENJU = T.format("gomoku-forks"), T.format("renju-forks")
 
 
 def _config(searcher) -> tuple:
@@ -57,7 +58,7 @@ def test_preset_parameters_replace_the_presets_own():
 
 def test_a_player_from_a_preset_plays_its_spec_under_the_short_name():
     p = gameai.make_player("strong", game="renju")
-    assert p.spec == T and p.name == "strong"
+    assert p.spec == T_RENJU and p.name == "strong"
 
 
 def test_preset_names_are_not_registered_names():
@@ -88,7 +89,7 @@ def test_play_uses_strong_for_opponent_and_hint_by_default():
     args = build_parser().parse_args(["play", "--game", "renju"])
     assert (args.opponent, args.hint) == ("strong", "strong")
     session = Session(args, console=SimpleNamespace(print=lambda *a, **k: None))
-    expected = _config(gameai.make_searcher(T))
+    expected = _config(gameai.make_searcher(T_RENJU))
     assert _config(session.searcher) == expected and _config(session.hinter) == expected
 
 
@@ -132,7 +133,7 @@ def test_tournament_plays_a_preset_under_its_short_name(tmp_path):
     assert rc == 0
     games = pd.read_parquet(tmp_path / "games.parquet")
     first = games[games.player0 == "strong"].iloc[0]
-    assert (first.spec0, first.spec1) == (T, presets_for("gomoku")["plain"].spec)
+    assert (first.spec0, first.spec1) == (T_GOMOKU, presets_for("gomoku")["plain"].spec)
     standings = pd.read_csv(tmp_path / "standings.csv")
     assert sorted(standings.player) == ["plain", "strong"]
 
@@ -157,7 +158,7 @@ def test_search_command_takes_a_preset(capsys):
 def test_the_board_widget_takes_a_preset_for_its_game():
     from gameai.widgets import Board
     board = Board("renju", opponent="strong", hint="plain")
-    assert _config(board.searcher) == _config(gameai.make_searcher(T))
+    assert _config(board.searcher) == _config(gameai.make_searcher(T_RENJU))
     assert _config(board.hinter) == _config(gameai.make_searcher("alphabeta(depth=3,backend=python)"))
 
 
