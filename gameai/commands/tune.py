@@ -24,6 +24,10 @@ def add_parser(sub):
     p.add_argument("--score-weight", type=float, default=0.0, metavar="L",
                    help="target (1-L)*result + L*sigmoid(K*recorded search value); default 0 "
                         "(results only)")
+    p.add_argument("--values-of", default=None, metavar="PLAYER",
+                   help="with --score-weight: only this player's recorded values (a tournament "
+                        "player name, e.g. rapfi in gameai bench engines' records), on a scale "
+                        "of their own fitted to the results")
     p.add_argument("--l2", type=float, default=1e-4,
                    help="ridge pull towards the starting weights, standardised units (default 1e-4)")
     p.add_argument("--max-iter", type=int, default=500, help="L-BFGS-B iterations (default 500)")
@@ -52,11 +56,14 @@ def run(args) -> int:
             ("--score-weight", args.score_weight, "a number in [0, 1]", lambda v: 0 <= v <= 1)):
         if not (math.isfinite(value) and fits(value)):   # nan passes a plain v < 0 test
             raise GameError(f"{option} {value}: expected {ok}")
+    if args.values_of is not None and args.score_weight <= 0:
+        raise GameError("--values-of picks the recorded values --score-weight fits towards: "
+                        "give --score-weight too")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", TuneWarning)
         r = tune(args.game, args.records, args.eval, held_out=args.held_out, seed=args.seed,
                  score_weight=args.score_weight, l2=args.l2, max_iter=args.max_iter,
-                 min_ply=args.min_ply, every=args.every, log=print)
+                 min_ply=args.min_ply, every=args.every, values_of=args.values_of, log=print)
     for w in caught:
         if not issubclass(w.category, TuneWarning):
             warnings.showwarning(w.message, w.category, w.filename, w.lineno)
@@ -64,6 +71,8 @@ def run(args) -> int:
     L = r.loss
     print(f"K = {r.scale:.6g}; {r.optimiser['iterations']} L-BFGS-B iterations "
           f"({r.optimiser['message']})")
+    if args.values_of is not None:
+        print(f"{args.values_of}'s values: scale {r.optimiser['value_scale']:.6g} (fitted to the results)")
     print(f"log-loss  train {L['train_before']:.4f} -> {L['train_after']:.4f} "
           f"({L['train_games']} games, {L['train_positions']} positions)")
     if not math.isnan(L["test_before"]):

@@ -62,8 +62,11 @@ def game_kind(spec: str) -> str:
     return name
 
 
-def read_records(paths: Iterable[str | Path], game: str) -> Records:
-    """Every game of ``paths`` (folders or files, see the module doc) for the game spec ``game``."""
+def read_records(paths: Iterable[str | Path], game: str, values_of: str | None = None) -> Records:
+    """Every game of ``paths`` (folders or files, see the module doc) for the game spec ``game``.
+
+    ``values_of`` keeps only the search values of the moves that player made (a
+    tournament's player name, e.g. an engine's), for tuning towards one program's scores."""
     kind = game_kind(game)
     games: list[RecordedGame] = []
     skipped: dict[str, int] = {}
@@ -75,7 +78,7 @@ def read_records(paths: Iterable[str | Path], game: str) -> Records:
         sources.append(str(p))
         if p.is_dir():
             if (p / "games.parquet").exists():
-                games += _read_tournament(p, kind, skipped)
+                games += _read_tournament(p, kind, skipped, values_of)
                 continue
             files = sorted(f for f in p.iterdir() if f.suffix.lower() in _FILE_SUFFIXES)
             if not files:
@@ -85,6 +88,9 @@ def read_records(paths: Iterable[str | Path], game: str) -> Records:
                 games += _read_file(f, kind, skipped)
         else:
             games += _read_file(p, kind, skipped)
+    if values_of is not None and not any(g.values for g in games):
+        raise RecordError(f"records: no move of a player named {values_of!r} has a recorded "
+                          "value (the players are named in each folder's games.parquet)")
     return Records(games, skipped, sources)
 
 
@@ -92,7 +98,8 @@ def _skip(skipped: dict[str, int], why: str) -> None:
     skipped[why] = skipped.get(why, 0) + 1
 
 
-def _read_tournament(folder: Path, kind: str, skipped: dict[str, int]) -> list[RecordedGame]:
+def _read_tournament(folder: Path, kind: str, skipped: dict[str, int],
+                     values_of: str | None = None) -> list[RecordedGame]:
     import pandas as pd
     manifest = folder / "manifest.json"
     if manifest.exists():
@@ -106,7 +113,8 @@ def _read_tournament(folder: Path, kind: str, skipped: dict[str, int]) -> list[R
                               f"not {kind}; pass --game {theirs}")
     try:
         g = pd.read_parquet(folder / "games.parquet")
-        m = pd.read_parquet(folder / "moves.parquet", columns=["game_id", "ply", "move", "value"])
+        m = pd.read_parquet(folder / "moves.parquet", columns=["game_id", "ply", "move", "value",
+                                                               "player"])
     except Exception as exc:  # pyarrow raises several types for a damaged file
         raise RecordError(f"records {folder}: cannot read the parquet tables: {exc}") from None
     by_game = {gid: rows.sort_values("ply") for gid, rows in m.groupby("game_id")}
@@ -126,9 +134,9 @@ def _read_tournament(folder: Path, kind: str, skipped: dict[str, int]) -> list[R
         moves = list(opening)
         values: dict[int, float] = {}
         if rows is not None:
-            for ply, mv, val in zip(rows.ply, rows.move, rows.value):
+            for ply, mv, val, who in zip(rows.ply, rows.move, rows.value, rows.player):
                 moves.append(mv)
-                if val == val:  # not NaN
+                if val == val and (values_of is None or who == values_of):  # not NaN
                     values[int(ply)] = float(val)
         out.append(RecordedGame(f"{folder}#{row.game_id}", moves, _SCORES[row.result],
                                 len(opening), values))

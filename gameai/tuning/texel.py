@@ -99,10 +99,25 @@ def log_loss(logits: np.ndarray, y: np.ndarray) -> float:
     return float(np.mean(np.logaddexp(0.0, logits) - y * logits))
 
 
-def fit_scale(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:
-    """Texel's ``K``: the scale minimising the loss of ``σ(K·X·w)`` (searched on log K)."""
+#: with ``robust``: a value this many times the ordinary size is a mate score
+MATE_SIZE = 100.0
+
+
+def fit_scale(X: np.ndarray, y: np.ndarray, w: np.ndarray, robust: bool = False) -> float:
+    """Texel's ``K``: the scale minimising the loss of ``σ(K·X·w)`` (searched on log K).
+
+    ``robust`` is for another program's values, where a share (often most) are mate
+    scores in the millions, and some of them wrong (a game the program thought lost and
+    won): the scale is fitted on the values below ``MATE_SIZE`` times the median size of
+    the smaller half of them (the ordinary scores); larger ones are mate scores, which the
+    scale maps to a certain result anyway."""
     from scipy.optimize import minimize_scalar
     e = X @ w
+    if robust and len(e):
+        size = np.abs(e)
+        typical = float(np.median(np.sort(size)[:max(1, len(size) // 2)]))
+        keep = size <= MATE_SIZE * max(typical, 1e-12)
+        e, y = e[keep], y[keep]
     if not np.any(e):
         return 1.0
     spread = float(np.sqrt(np.mean(e * e)))
@@ -154,8 +169,13 @@ class TuneResult:
 
 def fit(data: Dataset, start: np.ndarray, *, held_out: float = 0.2, seed: int = 0,
         score_weight: float = 0.0, l2: float = 1e-4, max_iter: int = 500,
-        fixed: Iterable[str] = ()) -> tuple[np.ndarray, float, dict, list, dict]:
-    """L-BFGS-B fit of the weights from ``start``; returns weights, K, losses, curve, optimiser info."""
+        fixed: Iterable[str] = (), value_scale: bool = False
+        ) -> tuple[np.ndarray, float, dict, list, dict]:
+    """L-BFGS-B fit of the weights from ``start``; returns weights, K, losses, curve, optimiser info.
+
+    With ``score_weight`` > 0 the recorded values are mapped to a probability by the
+    evaluator's ``K``, or with ``value_scale`` by a scale of their own fitted to the results
+    (the values of another program, in its units); ``info["value_scale"]`` holds it."""
     from scipy.optimize import minimize
     if len(data.result) == 0:
         raise RecordError("no tunable positions in the records (games too short, all skipped?)")
@@ -169,11 +189,18 @@ def fit(data: Dataset, start: np.ndarray, *, held_out: float = 0.2, seed: int = 
     X, start = data.X, np.asarray(start, dtype=np.float64)
     K = fit_scale(X[train], data.result[train], start)
     y = data.result.copy()
+    Kv = math.nan
     if score_weight > 0:
         has = ~np.isnan(data.value)
         if not has.any():
             raise RecordError("score_weight > 0 needs the searchers' values (tournament records)")
-        target = 1.0 / (1.0 + np.exp(-np.clip(K * data.value[has], -50, 50)))
+        Kv = K
+        if value_scale:
+            own = has & train
+            if not own.any():
+                raise RecordError("value_scale needs recorded values in the training games")
+            Kv = fit_scale(data.value[own][:, None], data.result[own], np.ones(1), robust=True)
+        target = 1.0 / (1.0 + np.exp(-np.clip(Kv * data.value[has], -50, 50)))
         y[has] = (1 - score_weight) * y[has] + score_weight * target
     Z = K * X
     c = np.sqrt(np.mean(Z[train] ** 2, axis=0))
@@ -217,6 +244,8 @@ def fit(data: Dataset, start: np.ndarray, *, held_out: float = 0.2, seed: int = 
     info = {"method": "scipy.optimize.minimize L-BFGS-B", "iterations": int(r.nit),
             "success": bool(r.success), "message": str(r.message), "l2": l2,
             "max_iter": max_iter, "standardised": True}
+    if score_weight > 0:
+        info["value_scale"] = float(Kv)
     return w, K, losses, curve, info
 
 
@@ -243,13 +272,15 @@ def fit_warnings(losses: dict, n_weights: int, held_out: float) -> list[str]:
 
 def tune(game: str, records: str | Path | Iterable[str | Path], eval: str | None = None, *,
          held_out: float = 0.2, seed: int = 0, score_weight: float = 0.0, l2: float = 1e-4,
-         max_iter: int = 500, min_ply: int = 0, every: int = 1,
+         max_iter: int = 500, min_ply: int = 0, every: int = 1, values_of: str | None = None,
          log: Callable[[str], None] | None = None) -> TuneResult:
     """Fit a tuned evaluator's weights on recorded games (the library form of ``gameai tune``).
 
     ``eval`` is a linear evaluator spec (default ``xiangqi.tuned`` or ``gomoku.tuned``;
-    ``xiangqi.tuned(weights=FILE)`` starts from that file's weights). Returns a
-    :class:`TuneResult`; ``.write(path)`` saves the weights file a spec loads."""
+    ``xiangqi.tuned(weights=FILE)`` starts from that file's weights). ``values_of`` (with
+    ``score_weight``) fits towards one player's recorded values only, on a scale of their
+    own (another program's scores, e.g. an engine's in ``gameai bench engines``' records).
+    Returns a :class:`TuneResult`; ``.write(path)`` saves the weights file a spec loads."""
     from ..registry import EVALUATORS, make_evaluator, load_game
     kind = game_kind(game)
     spec = eval or ("xiangqi.tuned" if kind == "xiangqi" else "gomoku.tuned")
@@ -262,19 +293,23 @@ def tune(game: str, records: str | Path | Iterable[str | Path], eval: str | None
     if not paths:
         raise RecordError("no records given")
     t0 = time.time()
-    recs = read_records(paths, game)
+    if values_of is not None and score_weight <= 0:
+        raise SpecError("values_of reads recorded values: it needs score_weight > 0")
+    recs = read_records(paths, game, values_of)
     data = build_dataset(recs, game, ev, min_ply=min_ply, every=every)
     if log:
         log(f"{data.n_games} games, {len(data.result)} positions "
             f"({time.time() - t0:.1f} s to read and compute features)")
     w, K, losses, curve, info = fit(data, np.asarray(ev.weights), held_out=held_out, seed=seed,
-                                    score_weight=score_weight, l2=l2, max_iter=max_iter)
+                                    score_weight=score_weight, l2=l2, max_iter=max_iter,
+                                    value_scale=values_of is not None)
     info["seconds"] = round(time.time() - t0, 2)
     for note in fit_warnings(losses, len(ev.FEATURES), held_out):
         warnings.warn(note, TuneWarning, stacklevel=2)
     meta = {"records": [str(p) for p in paths], "game": game, "games": data.n_games,
             "positions": int(len(data.result)), "skipped": data.skipped, "held_out": held_out,
-            "split_seed": seed, "score_weight": score_weight, "min_ply": min_ply, "every": every,
+            "split_seed": seed, "score_weight": score_weight, "values_of": values_of,
+            "min_ply": min_ply, "every": every,
             "start_eval": spec}
     return TuneResult(ev.name, kind, tuple(ev.FEATURES), list(map(float, ev.weights)),
                       [float(x) for x in w], K, losses, curve, meta, info)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from gameai.cli import main
-from gameai.errors import GameError, SpecError
+from gameai.errors import GameError, RecordError, SpecError
 from gameai.registry import load_game, make_evaluator
 from gameai.tuning import Dataset, fit, read_records, tune
 from gameai.tuning.texel import TuneWarning, split_games
@@ -287,9 +287,39 @@ def test_shipped_weights_load_by_name_and_are_the_committed_tuning_results():
     assert {"gomoku-forks", "renju-forks"} <= set(shipped_weights())
     results = Path(__file__).resolve().parents[2] / "results" / "tuning"
     for name, rule in (("gomoku-forks", "gomoku"), ("renju-forks", "renju")):
-        assert (SHIPPED / f"{name}.json").read_bytes() == (results / f"{rule}-forks-5k.json").read_bytes()
+        assert (SHIPPED / f"{name}.json").read_bytes() == (results / f"{rule}-forks-5k-2.json").read_bytes()
         ev = make_evaluator(f"gomoku.forks(weights={name})")
         doc = json.loads((SHIPPED / f"{name}.json").read_text())
         assert ev.weight_map() == pytest.approx(doc["weights"]) and doc["game"] == rule
     with pytest.raises(SpecError, match="shipped: .*gomoku-forks"):
         make_evaluator("gomoku.forks(weights=no-such-weights)")
+
+
+def test_values_of_one_player_are_fitted_on_their_own_scale(tmp_path):
+    """``values_of``: only that player's moves carry a value, and the fit does not depend on
+    the units of those values (another program's scale is fitted to the results)."""
+    import pandas as pd
+    out = tmp_path / "t"
+    assert main(["tournament", "--game", "gomoku", "--player", "alphabeta(eval=gomoku.patterns)",
+                 "--player", "alphabeta(eval=gomoku.position)", "--name", "pat", "--name", "pos",
+                 "--depth", "1", "--games", "12", "--jobs", "1", "--no-progress",
+                 "--out", str(out)]) == 0
+    moves = pd.read_parquet(out / "moves.parquet")
+    recs = read_records([out], "gomoku", values_of="pos")
+    kept = {(r.source, ply) for r in recs.games for ply in r.values}
+    assert kept and len(kept) == int((moves.player == "pos").sum())
+    base = tune("gomoku", out, score_weight=0.5, values_of="pos", max_iter=50)
+    scaled = tmp_path / "scaled"                              # the same games, values x 100
+    scaled.mkdir()
+    for f in ("games.parquet", "manifest.json"):
+        (scaled / f).write_bytes((out / f).read_bytes())
+    m = moves.copy()
+    m.loc[m.player == "pos", "value"] *= 100.0
+    m.to_parquet(scaled / "moves.parquet")
+    other = tune("gomoku", scaled, score_weight=0.5, values_of="pos", max_iter=50)
+    assert other.weights == pytest.approx(base.weights, rel=1e-3, abs=1e-3)
+    assert other.optimiser["value_scale"] == pytest.approx(base.optimiser["value_scale"] / 100, rel=1e-3)
+    with pytest.raises(RecordError, match="no move of a player named 'nobody'"):
+        tune("gomoku", out, score_weight=0.5, values_of="nobody")
+    with pytest.raises(SpecError, match="needs score_weight"):
+        tune("gomoku", out, values_of="pos")
