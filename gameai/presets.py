@@ -67,14 +67,16 @@ PRESETS: tuple[Preset, ...] = (
            "T, NegaScout with VCF/VCT threat search on the compiled backend at 2 s a move: "
            "88.7% (645.5 of 728 points) against the same search without threats "
            "(docs/notes/threat-player.md, 2026-12-03); gomoku.forks with tuned weights "
-           "after an equal-node SPRT [0, 15] at 5,000 nodes accepted them (+70 +- 36 Elo, "
-           "210 games; docs/notes/tuning.md, 2026-12-08)"),
+           "after equal-node SPRTs [0, 15] at 5,000 nodes accepted them (+70 +- 36 Elo, "
+           "210 games; a second self-play round +13 +- 11, 1,316 games; "
+           "docs/notes/tuning.md, 2026-12-08)"),
     Preset("strong", "renju", _T.format("renju-forks"),
            "T, NegaScout with VCF/VCT threat search on the compiled backend at 2 s a move: "
            "84.1% (525 of 624 games) against the same search without threats "
            "(docs/notes/threat-player.md, 2026-12-03); gomoku.forks with tuned weights "
-           "after an equal-node SPRT [0, 15] at 5,000 nodes accepted them (+49 +- 29 Elo, "
-           "416 games; docs/notes/tuning.md, 2026-12-08)"),
+           "after equal-node SPRTs [0, 15] at 5,000 nodes accepted them (+49 +- 29 Elo, "
+           "416 games; a second self-play round +22 +- 17, 820 games; "
+           "docs/notes/tuning.md, 2026-12-08)"),
     *(Preset("plain", game, _PLAIN, _PLAIN_DOC) for game in ("xiangqi", "gomoku", "renju")),
 )
 
