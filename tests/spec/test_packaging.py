@@ -51,7 +51,10 @@ def test_the_wheel_holds_gameai_only_with_the_experiments_data(wheel):
               *(f"gameai/experiments/suites/{s.name}" for s in sorted((ROOT / "experiments" / "suites").iterdir())),
               *(f"gameai/benchmarks/bench_{b}.py" for b in BENCHES),
               "gameai/benchmarks/bench_search_baseline.json", "gameai/benchmarks/data/renju_puzzles.json",
-              "gameai/widgets/board.js", "gameai/widgets/board.css"]:
+              "gameai/widgets/board.js", "gameai/widgets/board.css",
+              # the presets' weights
+              "gameai/evaluators/weights/gomoku-forks.json",
+              "gameai/evaluators/weights/renju-forks.json"]:
         assert f in names, f"{f} is not in the wheel"
     assert "gameai/experiments/suites/pilot.json" in names   # the ablation reads it
     # only the puzzles of tests/data, and no tests
@@ -81,3 +84,13 @@ def test_the_installed_command_runs_reproduce_and_bench(installed, tmp_path):
     assert out[0].startswith(str(installed)) and out[1].startswith(str(installed))
     puzzles = json.loads((ROOT / "tests" / "data" / "renju_puzzles.json").read_text())["puzzles"]
     assert int(out[2]) == len(puzzles)
+
+
+def test_the_installed_presets_read_their_shipped_weights(installed, tmp_path):
+    code = ("import gameai, gameai.evaluators.linear as l; "
+            "ev = gameai.make_evaluator('gomoku.forks(weights=renju-forks)'); "
+            "print(l.resolve_weights('renju-forks')); print(len(ev.weights))")
+    env = {**os.environ, "PYTHONPATH": str(installed)}
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True,
+                         text=True, check=True).stdout.split()
+    assert out[0].startswith(str(installed)) and int(out[1]) == 30
