@@ -92,7 +92,7 @@ class Searcher(Options):
                     self.threat_depth, self.threat_vct_depth, effort=self.threat_effort,
                     horizon_vct=self.threat_horizon_vct,
                     horizon_nodes=self.threat_horizon_nodes, backend=self.backend,
-                    defend=self.threat_defend)
+                    defend=self.threat_defend, reply_share=self.threat_reply_share)
             else:
                 self.threat_moves = PARTS.factory("threat_moves")()
         # the memories (gameai.search.memories), each made from its declaration: on this

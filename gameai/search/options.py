@@ -83,6 +83,7 @@ class ThreatKeywords(TypedDict, total=False):
     threat_horizon_vct: int
     threat_horizon_nodes: int
     threat_verify: float
+    threat_reply_share: float
 
 
 class CallbackKeywords(TypedDict, total=False):
@@ -237,6 +238,9 @@ class ThreatOptions:
     #: timed searches: the share of the time for checks of each iteration's move against an
     #: opponent VCT
     threat_verify: float
+    #: the share of the node budget (and of the time) left after the root proof that the root
+    #: moves' reply checks may use (0: no reply checks)
+    threat_reply_share: float
 
 
 class CallbackOptions:

@@ -140,6 +140,9 @@ SWITCHES: tuple[Switch, ...] = (
     Switch("threat_verify", Annotated[float, Range(0, 1)], 0.3, "timed searches: the share "
            "of the time for checks of each iteration's move against an opponent VCT",
            group="threats"),
+    Switch("threat_reply_share", Annotated[float, Range(0, 1)], 0.5, "the share of the "
+           "node budget (and of the time) left after the root proof that the root moves' "
+           "reply checks may use (0: no reply checks)", group="threats"),
     Switch("nullmove", bool, False, "null-move pruning (R=2; Beal 1989, Donninger 1993)",
            show="flag", slot="NULLMOVE", packed=lambda o, p, k: p.nullmove),
     Switch("null_adaptive", bool, False, "null move on Stockfish 11's conditions: null "

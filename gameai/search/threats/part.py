@@ -111,9 +111,13 @@ class ThreatPart(ThreatMoves):
                  horizon_vct: int = 0, reply_nodes: int = 6_000, pass_nodes: int = 4_000,
                  verify_nodes: int = 50_000, verify_rounds: int = 4,
                  solver: Callable[..., Any] | None = None, effort: int = 1,
-                 horizon_nodes: int = 0, backend: str = "python", defend: bool = False) -> None:
+                 horizon_nodes: int = 0, backend: str = "python", defend: bool = False,
+                 reply_share: float = 0.5) -> None:
         self.depth, self.vct_depth = depth, vct_depth
         self.defend = defend
+        #: the share of what the root proof left (nodes, and time up to 3/4 of the limit)
+        #: that the reply checks may use; 0: none (every root move counts as unchecked)
+        self.reply_share = reply_share
         #: ``effort`` multiplies every node budget (a faster solver affords more)
         self.root_nodes, self.reply_nodes, self.pass_nodes = \
             effort * root_nodes, effort * reply_nodes, effort * pass_nodes
@@ -180,7 +184,8 @@ class ThreatPart(ThreatMoves):
         """The driver's step before the first iteration: a proven win at the root
         (:meth:`root`: its proof within :data:`ROOT_SHARE` of ``node_limit`` and of the
         time, ``stop_by(ROOT_SHARE)``, the pass check within half of both), else each
-        root move's reply check (:meth:`check_root_moves`, within half of what is left).
+        root move's reply check (:meth:`check_root_moves`, within ``reply_share`` of what is
+        left: of the nodes, and of the time up to ``0.5 + reply_share / 2`` of the limit).
         ``timed``: the search has a time limit. Returns :meth:`root`'s ``(plies,
         line)``, None for a finished game; :attr:`nodes` says what it visited, which the
         driver takes from the alpha-beta search's node budget."""
@@ -196,8 +201,14 @@ class ThreatPart(ThreatMoves):
         win = self.root(state, stop_by(0.5), None if node_limit is None else node_limit // 2,
                         allowed, proof)
         if not win[0]:
-            self.check_root_moves(state, allowed or state.legal_moves(), stop_by(0.75),
-                                  None if node_limit is None else (node_limit - self.nodes) // 2)
+            share = self.reply_share
+            if share <= 0:
+                self.root_replies, self._by_key = {}, {}
+            else:
+                self.check_root_moves(state, allowed or state.legal_moves(),
+                                      stop_by(0.5 + share / 2),
+                                      None if node_limit is None
+                                      else int((node_limit - self.nodes) * share))
         return win
 
     def verifier(self, state, share: float, time_limit: float, deadline: float,
