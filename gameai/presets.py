@@ -45,9 +45,12 @@ _XQ = ("negascout(time=1,id=true,tt=true,tt_size=4194304,history=true,killers=tr
        "check_ext=true,mate_distance=true,repetition=true,backend=compiled)")
 #: T: NegaScout with VCF/VCT threat search, compiled, 2 s a move; since 2026-12-08 it
 #: evaluates with gomoku.forks and the weights tuned for its rule (shipped with the
-#: package: docs/notes/tuning.md), after equal-node SPRTs [0, 15] accepted them.
+#: package: docs/notes/tuning.md) and checks no root move's replies (the root proof and
+#: the chosen moves' checks stay: docs/notes/champion-design.md), each after equal-node
+#: SPRTs [0, 15] accepted it.
 _T = ("negascout(time=2.0,tt=true,history=true,id=true,threats=true,threat_order=true,"
-      "threat_forced=true,threat_depth=3,backend=compiled,eval=\"gomoku.forks(weights={})\")")
+      "threat_forced=true,threat_depth=3,threat_reply_share=0,backend=compiled,"
+      "eval=\"gomoku.forks(weights={})\")")
 #: The plain comparison player: alpha-beta without enhancements, Python backend.
 _PLAIN = "alphabeta(depth=3,backend=python)"
 
@@ -69,14 +72,18 @@ PRESETS: tuple[Preset, ...] = (
            "(docs/notes/threat-player.md, 2026-12-03); gomoku.forks with tuned weights "
            "after equal-node SPRTs [0, 15] at 5,000 nodes accepted them (+70 +- 36 Elo, "
            "210 games; a second self-play round +13 +- 11, 1,316 games; "
-           "docs/notes/tuning.md, 2026-12-08)"),
+           "docs/notes/tuning.md, 2026-12-08); no reply checks of the root moves after "
+           "SPRTs [0, 15] accepted it at 5,000 and 50,000 nodes (+22 +- 17 and +22 +- 17 "
+           "Elo, 504 and 254 games; docs/notes/champion-design.md, 2026-12-08)"),
     Preset("strong", "renju", _T.format("renju-forks"),
            "T, NegaScout with VCF/VCT threat search on the compiled backend at 2 s a move: "
            "84.1% (525 of 624 games) against the same search without threats "
            "(docs/notes/threat-player.md, 2026-12-03); gomoku.forks with tuned weights "
            "after equal-node SPRTs [0, 15] at 5,000 nodes accepted them (+49 +- 29 Elo, "
            "416 games; a second self-play round +22 +- 17, 820 games; "
-           "docs/notes/tuning.md, 2026-12-08)"),
+           "docs/notes/tuning.md, 2026-12-08); no reply checks of the root moves after "
+           "SPRTs [0, 15] accepted it at 5,000 and 50,000 nodes (+28 +- 20 and +25 +- 18 "
+           "Elo, 672 and 510 games; docs/notes/champion-design.md, 2026-12-08)"),
     *(Preset("plain", game, _PLAIN, _PLAIN_DOC) for game in ("xiangqi", "gomoku", "renju")),
 )
 

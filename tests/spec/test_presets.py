@@ -11,7 +11,8 @@ from gameai.presets import PRESETS, preset_names, presets_for
 from gameai.registry import PLAYERS, SEARCHERS, resolve_preset
 
 T = ("negascout(time=2.0,tt=true,history=true,id=true,threats=true,threat_order=true,"
-     "threat_forced=true,threat_depth=3,backend=compiled,eval=\"gomoku.forks(weights={})\")")
+     "threat_forced=true,threat_depth=3,threat_reply_share=0,backend=compiled,"
+     "eval=\"gomoku.forks(weights={})\")")
 T_GOMOKU, T_RENJU = T.format("gomoku-forks"), T.format("renju-forks")
 
 
