@@ -72,7 +72,8 @@ def run(args) -> int:
     print(f"K = {r.scale:.6g}; {r.optimiser['iterations']} L-BFGS-B iterations "
           f"({r.optimiser['message']})")
     if args.values_of is not None:
-        print(f"{args.values_of}'s values: scale {r.optimiser['value_scale']:.6g} (fitted to the results)")
+        print(f"{args.values_of}'s values: scale {r.optimiser['value_scale']:.6g} "
+              "(fitted to the results)")
     print(f"log-loss  train {L['train_before']:.4f} -> {L['train_after']:.4f} "
           f"({L['train_games']} games, {L['train_positions']} positions)")
     if not math.isnan(L["test_before"]):

@@ -26,7 +26,7 @@ def test_limits_callbacks_and_the_threat_settings_have_their_own_groups():
     assert by_group["limits"] == ["depth", "nodes", "time", "clock"]
     assert by_group["callbacks"] == ["on_iteration", "on_root_move"]
     assert by_group["threats"] == [s.name for s in SWITCHES if s.name.startswith("threat")]
-    assert len(by_group["threats"]) == 10
+    assert len(by_group["threats"]) == 11 and "threat_reply_share" in by_group["threats"]
 
 
 def test_the_typed_view_declares_every_row_once_in_its_group():
