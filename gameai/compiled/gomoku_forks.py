@@ -16,13 +16,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..games.gomoku_rules import BLACK
-from .gomoku_board import CODES, EXB, EXW, F_NONE, H, NCM, NLINES, NPLACED, RENJU, RULE, forbidden_at
-from .gomoku_tuned import F4, MEMO, MEMO_BITS as TMEMO_BITS, NP, O3, T3, TOT, _counts
+from .gomoku_board import (CODES, EXB, EXW, F_NONE, H, NCM, NLINES, NPLACED, RENJU, RULE,
+                           forbidden_at, trailing_zeros)
+from .gomoku_tuned import NF as NT, NP, TOT, line_totals, memo, tuned_features
 from .jit import jit
 from .linear import COMPENSATED, linear_sum, round_half_even
 from .threats_lines import MEMO_BITS, facts, mask_of
 
-NT = 2 * NP + 5 + 1             #: gomoku_tuned.FEATURES
 NK = 5                          #: gomoku_forks.KINDS
 NF = NT + 2 * NK                #: gomoku_forks.FEATURES
 WIN, COMP = NF, NF + 1          #: after the weights in ``w``
@@ -35,24 +35,20 @@ LINE_MAX = 26
 T_CELLS = T_LINES + 160 * LINE_MAX
 T_SIZE = T_CELLS + 32
 
-_MEMOS: list = []               # the process's memos: gomoku.tuned's counts, the facts
+_FACTS: list = []               # the process's memo of line facts
 
 
 def data(weights, win: int, state) -> tuple:
     """The kernel data for weights in feature order, the win value and ``state``'s board."""
-    from .gomoku_tuned import _MEMO, data as tuned_data
     w = np.zeros(NF + 2, np.float64)
     w[:NF] = weights
     w[WIN], w[COMP] = float(win), float(COMPENSATED)
-    if not _MEMOS:
-        tuned_data(np.zeros(NT), win)
-        lm = np.zeros(5 * (1 << MEMO_BITS) + 1, np.int64)
-        _MEMOS.extend([_MEMO[0], lm])
-    assert _MEMOS[0].shape[0] == MEMO + 3 * (1 << TMEMO_BITS)
+    if not _FACTS:
+        _FACTS.append(np.zeros(5 * (1 << MEMO_BITS) + 1, np.int64))
     t = np.zeros(T_SIZE, np.int64)
     for lid, line in enumerate(state.geo.lines):
         t[T_LINES + LINE_MAX * lid:T_LINES + LINE_MAX * lid + len(line)] = line
-    return (w, np.zeros(NF, np.float64), _MEMOS[0], _MEMOS[1], t)
+    return (w, np.zeros(NF, np.float64), memo(), _FACTS[0], t)
 
 
 def form(ev, state) -> tuple | None:
@@ -97,11 +93,8 @@ def _tally(g, lm, t):
                 m = mask_of(w1, w2, colour, k)
                 slot = 3 - k if k == 1 or k == 2 else k   # tallies: five, straight, four, three
                 while m:
-                    pos = 0
-                    while not (m >> pos) & 1:
-                        pos += 1
+                    p = t[T_LINES + LINE_MAX * lid + trailing_zeros(m)]
                     m &= m - 1
-                    p = t[T_LINES + LINE_MAX * lid + pos]
                     base = 4 * (colour * NCM + p)
                     if t[base] == 0 and t[base + 1] == 0 and t[base + 2] == 0 \
                             and t[base + 3] == 0:
@@ -140,15 +133,8 @@ def evaluate(G, E):
     """``gomoku.forks`` for the side to move (``GomokuForks.__call__``)."""
     w, f, e, lm, t = E
     g = G[0]
-    rule, exb, exw = g[H + RULE], g[H + EXB], g[H + EXW]
+    line_totals(g, e)
     tot = e[TOT:TOT + 2 * NP]
-    for k in range(2 * NP):
-        tot[k] = 0
-    for lid in range(g[H + NLINES]):
-        pb, pw = _counts(e, g[CODES + lid] * 3 + rule, exb, exw)
-        for k in range(NP):
-            tot[k] += (pb >> (9 * k)) & 511
-            tot[NP + k] += (pw >> (9 * k)) & 511
     white = g[H + NPLACED] & 1
     me, op = (NP, 0) if white else (0, NP)    # white to move: white is "me"
     _tally(g, lm, t)
@@ -163,13 +149,6 @@ def evaluate(G, E):
         return win - 1
     if fives_op >= 2:
         return -(win // 2)
-    for k in range(NP):
-        f[k], f[NP + k] = tot[me + k], tot[op + k]
-    f[2 * NP] = 1.0 if tot[me + O3] >= 2 else 0.0
-    f[2 * NP + 1] = 1.0 if tot[me + O3] >= 1 and tot[me + T3] >= 1 else 0.0
-    f[2 * NP + 2] = 1.0 if tot[op + O3] >= 2 else 0.0
-    f[2 * NP + 3] = 1.0 if tot[op + F4] >= 1 and tot[op + O3] >= 1 else 0.0
-    f[2 * NP + 4] = 1.0 if tot[op + O3] >= 1 and tot[op + T3] >= 1 else 0.0
-    f[NT - 1] = 1.0
+    tuned_features(f, tot, me, op)
     v = round_half_even(linear_sum(w, f, NF, w[COMP] != 0.0))
     return max(-win, min(win, v))

@@ -41,11 +41,16 @@ def data(weights, win: int) -> tuple:
     w = np.zeros(NF + 2, np.float64)
     w[:NF] = weights
     w[WIN], w[COMP] = float(win), float(COMPENSATED)
+    return (w, np.zeros(NF, np.float64), memo())
+
+
+def memo() -> np.ndarray:
+    """The process's one memo of line counts (made on first use)."""
     if not _MEMO:
         e = np.zeros(MEMO + 3 * (1 << MEMO_BITS), np.int64)
         e[MEMO::3] = -1
         _MEMO.append(e)
-    return (w, np.zeros(NF, np.float64), _MEMO[0])
+    return _MEMO[0]
 
 
 def form(ev, state) -> tuple | None:
@@ -93,10 +98,9 @@ def _counts(e, code, exb, exw):
 
 
 @jit(_nrt=False)
-def evaluate(G, E):
-    """``gomoku.tuned`` for the side to move (``GomokuTuned.__call__``)."""
-    w, f, e = E
-    g = G[0]
+def line_totals(g, e):
+    """Both players' seven counts summed over every line (black, then white), through the
+    memo, into ``e[TOT:TOT + 2 * NP]`` (the Python ``features(state)``)."""
     rule, exb, exw = g[H + RULE], g[H + EXB], g[H + EXW]
     tot = e[TOT:TOT + 2 * NP]
     for k in range(2 * NP):
@@ -106,6 +110,28 @@ def evaluate(G, E):
         for k in range(NP):
             tot[k] += (pb >> (9 * k)) & 511
             tot[NP + k] += (pw >> (9 * k)) & 511
+
+
+@jit(_nrt=False)
+def tuned_features(f, tot, me, op):
+    """``counts_features``: ``f[:NF]`` from the totals, ``me``/``op`` their offsets."""
+    for k in range(NP):
+        f[k], f[NP + k] = tot[me + k], tot[op + k]
+    f[2 * NP] = 1.0 if tot[me + O3] >= 2 else 0.0
+    f[2 * NP + 1] = 1.0 if tot[me + O3] >= 1 and tot[me + T3] >= 1 else 0.0
+    f[2 * NP + 2] = 1.0 if tot[op + O3] >= 2 else 0.0
+    f[2 * NP + 3] = 1.0 if tot[op + F4] >= 1 and tot[op + O3] >= 1 else 0.0
+    f[2 * NP + 4] = 1.0 if tot[op + O3] >= 1 and tot[op + T3] >= 1 else 0.0
+    f[NF - 1] = 1.0
+
+
+@jit(_nrt=False)
+def evaluate(G, E):
+    """``gomoku.tuned`` for the side to move (``GomokuTuned.__call__``)."""
+    w, f, e = E
+    g = G[0]
+    line_totals(g, e)
+    tot = e[TOT:TOT + 2 * NP]
     me, op = (NP, 0) if g[H + NPLACED] & 1 else (0, NP)    # white to move: white is "me"
     win = np.int64(w[WIN])
     if tot[me]:
@@ -116,13 +142,6 @@ def evaluate(G, E):
         return win - 1
     if tot[op + 1] or tot[op + 2] >= 2:
         return -(win // 2)
-    for k in range(NP):
-        f[k], f[NP + k] = tot[me + k], tot[op + k]
-    f[2 * NP] = 1.0 if tot[me + O3] >= 2 else 0.0
-    f[2 * NP + 1] = 1.0 if tot[me + O3] >= 1 and tot[me + T3] >= 1 else 0.0
-    f[2 * NP + 2] = 1.0 if tot[op + O3] >= 2 else 0.0
-    f[2 * NP + 3] = 1.0 if tot[op + F4] >= 1 and tot[op + O3] >= 1 else 0.0
-    f[2 * NP + 4] = 1.0 if tot[op + O3] >= 1 and tot[op + T3] >= 1 else 0.0
-    f[NF - 1] = 1.0
+    tuned_features(f, tot, me, op)
     v = round_half_even(linear_sum(w, f, NF, w[COMP] != 0.0))
     return max(-win, min(win, v))
